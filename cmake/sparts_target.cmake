@@ -1,0 +1,17 @@
+# Compiler settings applied to each of our own targets (never globally, so that
+# third-party headers are not held to our warning level).
+function(sparts_target_defaults tgt)
+  target_compile_features(${tgt} PUBLIC cxx_std_20)
+  set_target_properties(${tgt} PROPERTIES CXX_EXTENSIONS OFF)
+  target_compile_options(${tgt} PRIVATE -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Wno-sign-conversion)
+  if(SPARTS_WERROR)
+    target_compile_options(${tgt} PRIVATE -Werror)
+  endif()
+  if(SPARTS_SANITIZE)
+    target_compile_options(${tgt} PUBLIC -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all)
+    target_link_options(${tgt} PUBLIC -fsanitize=address,undefined)
+  endif()
+  if(SPARTS_CHECKS)
+    target_compile_definitions(${tgt} PUBLIC SPARTS_CHECKS=1)
+  endif()
+endfunction()

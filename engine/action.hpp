@@ -1,0 +1,31 @@
+// What a seat (or the table) asks the engine to do.
+#pragma once
+
+#include <cstdint>
+
+#include "engine/card_set.hpp"
+#include "engine/seat.hpp"
+
+namespace sparts {
+
+enum class ActionKind : std::uint8_t { choose, pass, bid, play, clock_expired };
+
+struct Action {
+    ActionKind kind = ActionKind::play;
+    HandKind choice = HandKind::undecided;  // choose: spades or hearts
+    std::int8_t bid = 0;                    // bid: 0 is nil where nil is allowed
+    Card card;                              // play
+    CardSet cards;                          // pass
+
+    static Action choose(HandKind k) { Action a; a.kind = ActionKind::choose; a.choice = k; return a; }
+    static Action pass(CardSet c) { Action a; a.kind = ActionKind::pass; a.cards = c; return a; }
+    static Action make_bid(int n) { Action a; a.kind = ActionKind::bid; a.bid = static_cast<std::int8_t>(n); return a; }
+    static Action play(Card c) { Action a; a.kind = ActionKind::play; a.card = c; return a; }
+    static Action clock_expired() { Action a; a.kind = ActionKind::clock_expired; return a; }
+
+    friend bool operator==(const Action&, const Action&) = default;
+};
+
+const char* to_string(ActionKind kind);
+
+}  // namespace sparts

@@ -1,0 +1,149 @@
+// Everything the engine tells the table, one struct per kind of event. Events
+// are small fixed-size values (no heap), rendered per audience by view.hpp and
+// put on the wire by protocol/. Fields marked "secret" are cards or bids that
+// only some viewers may see; redact() in view.hpp strips them for the others.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <variant>
+
+#include "engine/card_set.hpp"
+#include "engine/seat.hpp"
+
+namespace sparts {
+
+struct HandStarted {
+    std::uint8_t hand;  // 1-based
+    Seat dealer;
+    HandKind kind;      // undecided until the 7 of diamonds chooses
+    std::uint8_t hand_size;
+    std::uint8_t center_size;
+};
+struct CardsDealt {
+    Seat seat;
+    std::uint8_t count;
+    CardSet cards;  // secret: the seat only
+};
+struct ChoiceStarted {
+    Seat chooser;  // the holder of the 7 of diamonds
+};
+struct HandKindChosen {
+    Seat seat;
+    HandKind kind;
+};
+struct PassingStarted {
+    std::uint8_t count;
+    std::uint8_t distance;  // seats to the left; 0: a no-pass (hold) hand
+};
+struct CardsPassed {
+    Seat from;
+    Seat to;
+    std::uint8_t count;
+    CardSet cards;  // secret: `from` only (they arrive later, as CardsReceived)
+};
+struct CardsReceived {
+    Seat seat;
+    Seat from;
+    std::uint8_t count;
+    CardSet cards;  // secret: `seat` and `from`
+};
+struct BiddingStarted {
+    Seat first;
+};
+struct BidMade {
+    Seat seat;
+    std::int8_t bid;
+    bool nil;
+};
+struct PlayStarted {
+    Seat leader;
+};
+struct CardPlayed {
+    Seat seat;
+    Card card;
+    std::uint8_t trick;  // 1-based
+};
+struct HeartsBroken {
+    Seat seat;
+};
+struct SpadesBroken {
+    Seat seat;
+};
+struct TrickWon {
+    std::uint8_t trick;  // 1-based
+    Seat leader;
+    Seat winner;
+    std::uint8_t count;
+    std::array<Card, kMaxSeats> cards;  // in play order, clockwise from the leader
+};
+struct CenterTaken {
+    Seat seat;
+    std::uint8_t count;
+    CardSet cards;  // secret: `seat` only (seed 002: "not even team mates")
+};
+
+// One line of a hand's score sheet, each a delta to the side's game score.
+enum class ScoreComponent : std::uint8_t {
+    contract,          // made: trick value x bid
+    overtricks,        // +1 a trick over the bid
+    set,               // failed: -10 x bid (Spades) or -10 (Sparts/Spartsel)
+    zero_bid,          // bid 0 and took 0: +10 (Sparts/Spartsel)
+    nil,               // nil made or failed: +/- the nil value
+    base,              // bga Hearts: 40
+    no_tricks,         // bga Hearts: 50 instead of 40 for taking no trick
+    hearts,            // -1 a heart (Sparts), -2 a heart (bga Hearts)
+    queen_of_spades,   // -13 (Sparts), -26 (bga Hearts)
+    ten_of_hearts,     // -10 (Sparts)
+    jack_of_diamonds,  // +10 (Sparts)
+    moon,              // shooting the moon
+    bag_penalty,       // bags reached the threshold
+    bag_back,          // the opponents' bags reached the threshold (worldwinner)
+};
+inline constexpr int kScoreComponentCount = 14;
+const char* to_string(ScoreComponent c);
+
+struct SideScore {
+    std::uint16_t seats;     // bit mask
+    std::int8_t bid;         // the side's contract; -1 when the hand had no bidding
+    std::uint8_t tricks;     // tricks taken by the side's seats
+    std::uint8_t nil_bids;   // how many of its seats bid nil
+    std::uint8_t nils_made;
+    std::array<std::int16_t, kScoreComponentCount> delta;
+    std::int32_t hand_total;  // sum of delta
+    std::int32_t score;       // game score after the hand
+    std::int16_t bags;        // bag count after the hand (0 where bags are not counted)
+};
+struct HandScored {
+    std::uint8_t hand;
+    HandKind kind;
+    std::uint8_t side_count;
+    std::array<SideScore, kMaxSeats> sides;
+};
+struct BagPenalty {
+    std::uint8_t side;
+    std::uint8_t times;       // thresholds crossed this hand
+    std::int16_t points;      // per time, lost by `side` or given to the opponents
+    bool to_opponents;        // worldwinner's "bag back"
+    std::int16_t bags_after;
+};
+struct GameOver {
+    GameEndReason reason;
+    std::uint8_t hands_played;
+    std::uint8_t side_count;
+    std::array<std::int32_t, kMaxSeats> scores;
+    std::array<std::uint8_t, kMaxSeats> ranks;  // 1 = first; equal scores share a rank
+};
+
+using Event = std::variant<HandStarted, CardsDealt, ChoiceStarted, HandKindChosen, PassingStarted,
+                           CardsPassed, CardsReceived, BiddingStarted, BidMade, PlayStarted,
+                           CardPlayed, HeartsBroken, SpadesBroken, TrickWon, CenterTaken,
+                           HandScored, BagPenalty, GameOver>;
+
+// The snake_case name of an event's kind ("card_played"), as on the wire.
+const char* event_name(const Event& e);
+// A canonical one-line text of an event, for logs, tests and fingerprints.
+std::string describe(const Event& e);
+
+}  // namespace sparts

@@ -1,0 +1,681 @@
+#include "engine/game.hpp"
+
+#include <algorithm>
+
+#include "engine/hearts_scoring.hpp"
+#include "engine/rng.hpp"
+#include "engine/sparts_scoring.hpp"
+#include "engine/spades_scoring.hpp"
+
+namespace sparts {
+
+namespace {
+
+constexpr CardSet kHearts = CardSet::suit(Suit::hearts);
+constexpr CardSet kSpades = CardSet::suit(Suit::spades);
+constexpr CardSet kQueensOfSpades =
+    CardSet::of(kQueenOfSpades) | CardSet::of(Card::of(queen, Suit::spades, 1));
+
+constexpr std::uint16_t bit(int seat) { return static_cast<std::uint16_t>(1u << seat); }
+
+RuleError error(ErrorCode code, std::string message) { return {code, std::move(message)}; }
+
+}  // namespace
+
+Result<Game> Game::create(const Ruleset& rules, std::uint64_t seed, std::vector<StackedDeal> stacked) {
+    if (auto e = validate(rules)) return *e;
+    const CardSet deck = CardSet::deck(rules.decks, rules.jokers);
+    for (std::size_t h = 0; h < stacked.size(); ++h) {
+        const auto& d = stacked[h];
+        CardSet all;
+        int total = 0;
+        auto fail = [&](const std::string& why) {
+            return error(ErrorCode::invalid_stacked_deal,
+                         "stacked deal for hand " + std::to_string(h + 1) + ": " + why);
+        };
+        for (int s = 0; s < rules.seats; ++s) {
+            if (d.hands[s].size() != rules.hand_size)
+                return fail("seat " + std::to_string(s) + " has " + std::to_string(d.hands[s].size()) +
+                            " cards, not " + std::to_string(rules.hand_size));
+            all |= d.hands[s];
+            total += d.hands[s].size();
+        }
+        for (int s = rules.seats; s < kMaxSeats; ++s)
+            if (!d.hands[s].empty()) return fail("cards dealt to a seat that is not at the table");
+        if (static_cast<int>(d.center.size()) != rules.center_size())
+            return fail("the center has " + std::to_string(d.center.size()) + " cards, not " +
+                        std::to_string(rules.center_size()));
+        for (Card c : d.center) all.insert(c), ++total;
+        if (total != rules.cards_in_play() || all != deck)
+            return fail("the hands and the center must hold every card in play exactly once");
+    }
+    return Game(rules, seed, std::move(stacked));
+}
+
+Game::Game(const Ruleset& rules, std::uint64_t seed, std::vector<StackedDeal> stacked)
+    : rules_(rules), seed_(seed), stacked_(std::move(stacked)) {
+    s_.bids.fill(-1);
+    events_.reserve(64);
+}
+
+std::span<const Event> Game::start() {
+    events_.clear();
+    // RULINGS.md: "the first dealer is drawn from the table's seed".
+    Rng rng(seed_, 0);
+    s_.dealer = static_cast<Seat>(rng.below(static_cast<std::uint64_t>(rules_.seats)));
+    deal_hand();
+    return events_;
+}
+
+// ---------------------------------------------------------------- the deal
+
+void Game::deal_hand() {
+    const int n = rules_.seats, hs = rules_.hand_size;
+    ++s_.hand;
+    s_.hands = {};
+    s_.won = {};
+    s_.passed = {};
+    s_.received = {};
+    s_.passed_mask = 0;
+    s_.bids.fill(-1);
+    s_.bids_made = 0;
+    s_.trick = {};
+    s_.required_lead = {};
+    s_.trick_number = 0;
+    s_.tricks = {};
+    s_.hearts_broken = s_.spades_broken = false;
+    s_.center_size = static_cast<std::uint8_t>(rules_.center_size());
+    s_.center_given = 0;
+    s_.center_taker = kNoSeat;
+    s_.hand_rules = {};
+
+    if (s_.hand <= stacked_.size()) {
+        const StackedDeal& d = stacked_[s_.hand - 1];
+        for (int s = 0; s < n; ++s) s_.hands[s] = d.hands[s];
+        std::copy(d.center.begin(), d.center.end(), s_.center.begin());
+    } else {
+        // Shuffle the cards in play, then deal one at a time clockwise from the
+        // dealer's left; what is left over goes to the center in order.
+        std::array<Card, 128> deck{};
+        int count = 0;
+        for (Card c : CardSet::deck(rules_.decks, rules_.jokers)) deck[count++] = c;
+        Rng rng(seed_, s_.hand);
+        rng.shuffle(std::span<Card>(deck.data(), static_cast<std::size_t>(count)));
+        for (int i = 0; i < n * hs; ++i) s_.hands[(s_.dealer + 1 + i) % n].insert(deck[i]);
+        for (int i = n * hs; i < count; ++i) s_.center[i - n * hs] = deck[i];
+    }
+
+    const HandKind kind = rules_.choose_by_seven_of_diamonds ? HandKind::undecided : rules_.hand_kind;
+    emit(HandStarted{s_.hand, s_.dealer, kind, static_cast<std::uint8_t>(hs), s_.center_size});
+    for (int s = 0; s < n; ++s)
+        emit(CardsDealt{static_cast<Seat>(s), static_cast<std::uint8_t>(hs), s_.hands[s]});
+
+    if (rules_.choose_by_seven_of_diamonds) {
+        Seat chooser = static_cast<Seat>((s_.dealer + 1) % n);  // if the 7 is not dealt
+        for (int s = 0; s < n; ++s)
+            if (s_.hands[s].contains(kSevenOfDiamonds)) chooser = static_cast<Seat>(s);
+        s_.phase = Phase::choosing;
+        s_.turn = chooser;
+        emit(ChoiceStarted{chooser});
+        return;
+    }
+    begin_hand_kind(kind);
+}
+
+void Game::begin_hand_kind(HandKind kind) {
+    s_.hand_rules = hand_rules(rules_, kind, s_.hand, s_.hearts_hands_played);
+    begin_passing_or_next();
+}
+
+void Game::begin_passing_or_next() {
+    const HandRules& h = s_.hand_rules;
+    if (h.pass_count > 0) {
+        emit(PassingStarted{h.pass_count, h.pass_distance});
+        if (h.pass_distance != 0) {
+            s_.phase = Phase::passing;
+            s_.turn = kNoSeat;
+            return;
+        }
+    }
+    begin_bidding_or_play();
+}
+
+void Game::begin_bidding_or_play() {
+    if (s_.hand_rules.bidding) {
+        s_.phase = Phase::bidding;
+        s_.turn = static_cast<Seat>((s_.dealer + 1) % rules_.seats);
+        emit(BiddingStarted{s_.turn});
+        return;
+    }
+    begin_play();
+}
+
+void Game::begin_play() {
+    const int n = rules_.seats;
+    Seat leader = static_cast<Seat>((s_.dealer + 1) % n);
+    switch (s_.hand_rules.first_lead) {
+        case FirstLead::dealer_left: break;
+        case FirstLead::dealer_partner: leader = static_cast<Seat>((s_.dealer + n / 2) % n); break;
+        case FirstLead::lowest_club: {
+            // "If no one has the 2 (it is in the center), then the 3 leads, and then the 4";
+            // with two decks, the first holder clockwise from the dealer's left (RULINGS.md).
+            const CardSet clubs = CardSet::suit(Suit::clubs);
+            bool found = false;
+            for (int r = 0; r < kRankCount && !found; ++r) {
+                const CardSet face = clubs & (CardSet::of(Card::of(static_cast<Rank>(r), Suit::clubs)) |
+                                              CardSet::of(Card::of(static_cast<Rank>(r), Suit::clubs, 1)));
+                for (int i = 1; i <= n && !found; ++i) {
+                    const Seat s = static_cast<Seat>((s_.dealer + i) % n);
+                    if (s_.hands[s].intersects(face)) {
+                        leader = s;
+                        s_.required_lead = s_.hands[s] & face;
+                        found = true;
+                    }
+                }
+            }
+            break;
+        }
+    }
+    s_.phase = Phase::playing;
+    s_.trick_number = 1;
+    s_.trick = {};
+    s_.trick.leader = leader;
+    s_.turn = leader;
+    emit(PlayStarted{leader});
+}
+
+// ---------------------------------------------------------------- actions
+
+Result<std::span<const Event>> Game::apply(Seat seat, const Action& a) {
+    events_.clear();
+    if (s_.phase == Phase::game_over) return error(ErrorCode::game_over, "the game is over");
+    if (a.kind == ActionKind::clock_expired) {
+        if (seat != kTableSeat)
+            return error(ErrorCode::invalid_seat, "only the table itself reports the game clock");
+        if (rules_.game_clock_seconds == 0)
+            return error(ErrorCode::no_game_clock, "this game has no game clock");
+        end_game(GameEndReason::game_clock);
+        return std::span<const Event>(events_);
+    }
+    if (seat >= rules_.seats)
+        return error(ErrorCode::invalid_seat, "seat " + std::to_string(seat) + " is not at this table");
+
+    auto phase_is = [&](Phase p, const char* what) -> std::optional<RuleError> {
+        if (s_.phase == p) return std::nullopt;
+        return error(ErrorCode::wrong_phase, std::string("cannot ") + what + " now: the hand is " +
+                                                 (s_.phase == Phase::choosing  ? "waiting for the choice of game"
+                                                  : s_.phase == Phase::passing ? "passing"
+                                                  : s_.phase == Phase::bidding ? "bidding"
+                                                                               : "playing tricks"));
+    };
+    auto turn_is = [&]() -> std::optional<RuleError> {
+        if (seat == s_.turn) return std::nullopt;
+        return error(ErrorCode::not_your_turn, "it is seat " + std::to_string(s_.turn) + "'s turn");
+    };
+
+    switch (a.kind) {
+        case ActionKind::choose:
+            if (auto e = phase_is(Phase::choosing, "choose the game")) return *e;
+            if (auto e = turn_is()) return *e;
+            if (a.choice != HandKind::spades && a.choice != HandKind::hearts)
+                return error(ErrorCode::invalid_choice, "choose spades or hearts");
+            on_choose(seat, a.choice);
+            break;
+        case ActionKind::pass:
+            if (auto e = phase_is(Phase::passing, "pass")) return *e;
+            if (auto e = check_pass(seat, a.cards)) return *e;
+            on_pass(seat, a.cards);
+            break;
+        case ActionKind::bid:
+            if (auto e = phase_is(Phase::bidding, "bid")) return *e;
+            if (auto e = turn_is()) return *e;
+            if (auto e = check_bid(seat, a.bid)) return *e;
+            on_bid(seat, a.bid);
+            break;
+        case ActionKind::play:
+            if (auto e = phase_is(Phase::playing, "play a card")) return *e;
+            if (auto e = turn_is()) return *e;
+            if (auto e = check_play(seat, a.card)) return *e;
+            on_play(seat, a.card);
+            break;
+        case ActionKind::clock_expired: break;  // handled above
+    }
+    return std::span<const Event>(events_);
+}
+
+std::uint16_t Game::waiting_for() const {
+    switch (s_.phase) {
+        case Phase::passing: return static_cast<std::uint16_t>(((1u << rules_.seats) - 1) & ~s_.passed_mask);
+        case Phase::game_over: return 0;
+        default: return s_.turn == kNoSeat ? 0 : bit(s_.turn);
+    }
+}
+
+LegalMoves Game::legal_moves(Seat seat) const {
+    LegalMoves m;
+    if (s_.phase == Phase::game_over) return m;
+    if (seat == kTableSeat) {
+        if (rules_.game_clock_seconds > 0) m.any = true, m.kind = ActionKind::clock_expired;
+        return m;
+    }
+    if (seat >= rules_.seats) return m;
+    switch (s_.phase) {
+        case Phase::choosing:
+            if (seat != s_.turn) break;
+            m.any = true, m.kind = ActionKind::choose;
+            m.choose_spades = m.choose_hearts = true;
+            break;
+        case Phase::passing:
+            if (s_.passed_mask & bit(seat)) break;
+            m.any = true, m.kind = ActionKind::pass;
+            m.cards = s_.hands[seat];
+            m.pass_count = s_.hand_rules.pass_count;
+            break;
+        case Phase::bidding:
+            if (seat != s_.turn) break;
+            m.any = true, m.kind = ActionKind::bid;
+            m.bids = allowed_bids(seat);
+            break;
+        case Phase::playing:
+            if (seat != s_.turn) break;
+            m.any = true, m.kind = ActionKind::play;
+            m.cards = playable(seat);
+            break;
+        case Phase::game_over: break;
+    }
+    return m;
+}
+
+// ---------------------------------------------------------------- choosing and passing
+
+void Game::on_choose(Seat seat, HandKind kind) {
+    emit(HandKindChosen{seat, kind});
+    begin_hand_kind(kind);
+}
+
+std::optional<RuleError> Game::check_pass(Seat seat, CardSet cards) const {
+    if (s_.passed_mask & bit(seat)) return error(ErrorCode::already_passed, "you have already passed");
+    if (cards.size() != s_.hand_rules.pass_count)
+        return error(ErrorCode::pass_wrong_count, "pass exactly " + std::to_string(s_.hand_rules.pass_count) +
+                                                      " cards, not " + std::to_string(cards.size()));
+    if (!s_.hands[seat].contains_all(cards))
+        return error(ErrorCode::card_not_in_hand, "you can only pass cards from your hand");
+    return std::nullopt;
+}
+
+void Game::on_pass(Seat seat, CardSet cards) {
+    const Seat to = static_cast<Seat>((seat + s_.hand_rules.pass_distance) % rules_.seats);
+    s_.hands[seat] &= ~cards;
+    s_.passed[seat] = cards;
+    s_.passed_mask = static_cast<std::uint16_t>(s_.passed_mask | bit(seat));
+    emit(CardsPassed{seat, to, static_cast<std::uint8_t>(cards.size()), cards});
+    if (s_.passed_mask == (1u << rules_.seats) - 1) finish_passing();
+}
+
+void Game::finish_passing() {
+    // Simultaneous passing: the cards arrive only once everyone has passed.
+    const int n = rules_.seats, d = s_.hand_rules.pass_distance;
+    for (int to = 0; to < n; ++to) {
+        const Seat from = static_cast<Seat>((to - d + n) % n);
+        s_.received[to] = s_.passed[from];
+        s_.hands[to] |= s_.passed[from];
+        emit(CardsReceived{static_cast<Seat>(to), from, static_cast<std::uint8_t>(s_.passed[from].size()),
+                           s_.passed[from]});
+    }
+    begin_bidding_or_play();
+}
+
+// ---------------------------------------------------------------- bidding
+
+std::uint32_t Game::allowed_bids(Seat seat) const {
+    const HandRules& h = s_.hand_rules;
+    const int hs = rules_.hand_size;
+    std::uint32_t mask = 0;
+    for (int b = h.min_bid; b <= hs; ++b) mask |= 1u << b;
+    if (h.nil_allowed) mask |= 1u;
+    if (h.dealer_cannot_make_total && s_.bids_made == rules_.seats - 1) {
+        // Seed 002: "the dealer cannot declare a number that would make the total
+        // declared equal to the number available."
+        int others = 0;
+        for (int s = 0; s < rules_.seats; ++s)
+            if (s != seat && s_.bids[s] >= 0) others += s_.bids[s];
+        const int forbidden = hs - others;
+        if (forbidden >= 0 && forbidden <= hs) mask &= ~(1u << forbidden);
+    }
+    return mask;
+}
+
+std::optional<RuleError> Game::check_bid(Seat seat, int bid) const {
+    if (bid >= 0 && bid < 32 && ((allowed_bids(seat) >> bid) & 1)) return std::nullopt;
+    const HandRules& h = s_.hand_rules;
+    const int hs = rules_.hand_size;
+    if (bid >= 0 && bid <= hs && h.dealer_cannot_make_total && (bid >= h.min_bid || (bid == 0 && h.nil_allowed)))
+        return error(ErrorCode::dealer_cannot_make_total,
+                     "as the last to bid you may not make the bids total " + std::to_string(hs));
+    std::string range = h.nil_allowed ? "nil or " + std::to_string(std::max<int>(h.min_bid, 1)) + " to " + std::to_string(hs)
+                                      : std::to_string(h.min_bid) + " to " + std::to_string(hs);
+    return error(ErrorCode::bid_out_of_range, "bids are " + range + ", not " + std::to_string(bid));
+}
+
+void Game::on_bid(Seat seat, int bid) {
+    s_.bids[seat] = static_cast<std::int8_t>(bid);
+    ++s_.bids_made;
+    emit(BidMade{seat, static_cast<std::int8_t>(bid), s_.hand_rules.nil_allowed && bid == 0});
+    if (s_.bids_made == rules_.seats) {
+        begin_play();
+    } else {
+        s_.turn = static_cast<Seat>((seat + 1) % rules_.seats);
+    }
+}
+
+// ---------------------------------------------------------------- trick play
+
+CardSet Game::playable(Seat seat) const {
+    const HandRules& h = s_.hand_rules;
+    const CardSet hand = s_.hands[seat];
+    const bool first_trick = s_.trick_number == 1;
+    CardSet allowed = hand;
+    if (s_.trick.count == 0) {
+        // The first lead may be fixed: the 2 of clubs, or the lowest club in play.
+        if (first_trick && !s_.required_lead.empty()) return s_.required_lead;
+        if (h.hearts_restricted && !s_.hearts_broken) allowed &= ~kHearts;
+        if (h.spades_restricted && !s_.spades_broken) allowed &= ~kSpades;
+        if (allowed.empty()) allowed = hand;  // only one kind of card left: lead it
+    } else {
+        const Card led = s_.trick.cards[0];
+        if (led.is_joker()) return hand;  // a led joker frees everyone (seed 002)
+        const CardSet follow = of_suit(hand, led.suit());
+        if (!follow.empty()) allowed = follow | (hand & CardSet::jokers());
+    }
+    if (first_trick && h.no_points_first_trick) {
+        const CardSet clean = allowed & ~(kHearts | kQueensOfSpades);
+        if (!clean.empty()) allowed = clean;
+    }
+    return allowed;
+}
+
+std::optional<RuleError> Game::check_play(Seat seat, Card card) const {
+    if (!card.valid()) return error(ErrorCode::invalid_card, "that is not a card");
+    if (!s_.hands[seat].contains(card))
+        return error(ErrorCode::card_not_in_hand, to_string(card) + " is not in your hand");
+    if (playable(seat).contains(card)) return std::nullopt;
+    const HandRules& h = s_.hand_rules;
+    if (s_.trick.count == 0) {
+        if (s_.trick_number == 1 && !s_.required_lead.empty())
+            return error(ErrorCode::must_lead_card,
+                         "the first trick is led with " + to_string(s_.required_lead.first()));
+        if (!card.is_joker() && card.suit() == Suit::hearts && h.hearts_restricted && !s_.hearts_broken)
+            return error(ErrorCode::hearts_not_broken, "hearts cannot be led until they are broken");
+        if (!card.is_joker() && card.suit() == Suit::spades && h.spades_restricted && !s_.spades_broken)
+            return error(ErrorCode::spades_not_broken, "spades cannot be led until they are broken");
+    } else {
+        const Card led = s_.trick.cards[0];
+        if (!of_suit(s_.hands[seat], led.suit()).empty() && (card.is_joker() || card.suit() != led.suit()))
+            return error(ErrorCode::must_follow_suit,
+                         "you must follow " + std::string(suit_name(led.suit())));
+    }
+    return error(ErrorCode::no_points_on_first_trick,
+                 "no heart nor the queen of spades may be played on the first trick");
+}
+
+void Game::on_play(Seat seat, Card card) {
+    const HandRules& h = s_.hand_rules;
+    s_.hands[seat].erase(card);
+    s_.trick.cards[s_.trick.count++] = card;
+    emit(CardPlayed{seat, card, s_.trick_number});
+    if (!card.is_joker()) {
+        if (h.hearts_restricted && !s_.hearts_broken &&
+            (card.suit() == Suit::hearts || (h.queen_breaks_hearts && card.face() == kQueenOfSpades))) {
+            s_.hearts_broken = true;
+            emit(HeartsBroken{seat});
+        }
+        if (h.spades_restricted && !s_.spades_broken && card.suit() == Suit::spades &&
+            (h.spades_break == SpadesBreak::any_spade ||
+             (s_.trick.count > 1 && (s_.trick.cards[0].is_joker() || s_.trick.cards[0].suit() != Suit::spades)))) {
+            s_.spades_broken = true;
+            emit(SpadesBroken{seat});
+        }
+    }
+    if (s_.trick.count == rules_.seats) {
+        finish_trick();
+    } else {
+        s_.turn = static_cast<Seat>((seat + 1) % rules_.seats);
+    }
+}
+
+void Game::finish_trick() {
+    const int n = rules_.seats;
+    const Trick& t = s_.trick;
+    // A led joker wins; a later joker never does. Otherwise the highest trump, or
+    // the highest card of the suit led; of two identical cards the first played wins.
+    int best = 0;
+    if (!t.cards[0].is_joker()) {
+        for (int i = 1; i < n; ++i) {
+            const Card c = t.cards[i], b = t.cards[best];
+            if (c.is_joker()) continue;
+            if (c.suit() == b.suit()) {
+                if (c.rank() > b.rank()) best = i;
+            } else if (s_.hand_rules.spades_trump && c.suit() == Suit::spades) {
+                best = i;
+            }
+        }
+    }
+    const Seat winner = static_cast<Seat>((t.leader + best) % n);
+    CardSet cards;
+    for (int i = 0; i < n; ++i) cards.insert(t.cards[i]);
+    s_.won[winner] |= cards;
+    ++s_.tricks[winner];
+    emit(TrickWon{s_.trick_number, t.leader, winner, static_cast<std::uint8_t>(n), t.cards});
+
+    const int center_left = s_.center_size - s_.center_given;
+    if (center_left > 0) {
+        if (rules_.center_rule == CenterRule::two_player || rules_.seats == 2) {
+            give_center(winner, std::min(center_left, s_.trick_number == 1 ? 2 : 1));
+        } else if (s_.center_taker == kNoSeat && cards.intersects(kHearts | kQueensOfSpades)) {
+            give_center(winner, center_left);
+        }
+    }
+
+    s_.trick = {};
+    s_.trick.leader = winner;
+    s_.turn = winner;
+    if (s_.trick_number == rules_.hand_size) {
+        score_hand();
+        return;
+    }
+    ++s_.trick_number;
+}
+
+void Game::give_center(Seat seat, int count) {
+    CardSet cards;
+    for (int i = 0; i < count; ++i) cards.insert(s_.center[s_.center_given + i]);
+    s_.center_given = static_cast<std::uint8_t>(s_.center_given + count);
+    s_.won[seat] |= cards;
+    s_.center_taker = seat;
+    emit(CenterTaken{seat, static_cast<std::uint8_t>(count), cards});
+}
+
+// ---------------------------------------------------------------- scoring and the end
+
+void Game::score_hand() {
+    const int n = rules_.seats, sides = rules_.sides();
+    const HandKind kind = s_.hand_rules.kind;
+    HandScored hs{};
+    hs.hand = s_.hand;
+    hs.kind = kind;
+    hs.side_count = static_cast<std::uint8_t>(sides);
+    std::array<ScoreSheet, kMaxSeats> sheets{};
+    std::array<int, kMaxSeats> bags_gained{};
+
+    for (int side = 0; side < sides; ++side) {
+        SideScore& out = hs.sides[side];
+        out.seats = rules_.side_seats(side);
+        out.bid = -1;
+        for (int s = 0; s < n; ++s)
+            if (out.seats & bit(s)) out.tricks = static_cast<std::uint8_t>(out.tricks + s_.tricks[s]);
+    }
+
+    switch (kind) {
+        case HandKind::spades: {
+            const SpadesScoring scoring{10, rules_.effective_nil_value(), rules_.nil_tricks_count_for_partner};
+            for (int side = 0; side < sides; ++side) {
+                std::array<SpadesBidder, kMaxSeats> members{};
+                int m = 0;
+                for (int s = 0; s < n; ++s)
+                    if (hs.sides[side].seats & bit(s))
+                        members[m++] = {s_.bids[s], s_.bids[s] == 0 && rules_.nil_allowed, s_.tricks[s]};
+                const auto r = score_spades_side(std::span(members.data(), static_cast<std::size_t>(m)), scoring);
+                sheets[side] = r.sheet;
+                bags_gained[side] = r.overtricks;
+                hs.sides[side].bid = static_cast<std::int8_t>(r.contract);
+                hs.sides[side].nil_bids = static_cast<std::uint8_t>(r.nils);
+                hs.sides[side].nils_made = static_cast<std::uint8_t>(r.nils_made);
+            }
+            break;
+        }
+        case HandKind::hearts: {
+            std::array<HeartsTake, kMaxSeats> takes{};
+            for (int s = 0; s < n; ++s)
+                takes[s] = {of_suit(s_.won[s], Suit::hearts).size(), (s_.won[s] & kQueensOfSpades).size(),
+                            s_.tricks[s]};
+            score_bga_hearts(std::span(takes.data(), static_cast<std::size_t>(n)), 13 * rules_.decks,
+                             rules_.decks, std::span(sheets.data(), static_cast<std::size_t>(n)));
+            break;
+        }
+        case HandKind::sparts: {
+            const int tv = rules_.effective_trick_value();
+            for (int s = 0; s < n; ++s) {
+                ScoreSheet sheet = sparts_trick_score(s_.bids[s], s_.tricks[s], rules_.scoring_column, tv);
+                const ScoreSheet count = sparts_count(s_.won[s]);
+                for (int c = 0; c < kScoreComponentCount; ++c) sheet[c] = static_cast<std::int16_t>(sheet[c] + count[c]);
+                sheets[s] = sheet;
+                hs.sides[s].bid = s_.bids[s];
+            }
+            break;
+        }
+        case HandKind::undecided: break;
+    }
+
+    // Bags (Spades hands only): penalized each time the count reaches the threshold.
+    if (kind == HandKind::spades && rules_.bag_rule != BagRule::none) {
+        for (int side = 0; side < sides; ++side) {
+            const auto b = count_bags(s_.bags[side], bags_gained[side], rules_.bag_threshold);
+            s_.bags[side] = static_cast<std::int16_t>(b.bags_after);
+            if (b.times == 0) continue;
+            const int points = rules_.bag_points * b.times;
+            if (rules_.bag_rule == BagRule::penalty) {
+                add(sheets[side], ScoreComponent::bag_penalty, -points);
+            } else {
+                for (int other = 0; other < sides; ++other)
+                    if (other != side) add(sheets[other], ScoreComponent::bag_back, points);
+            }
+            emit(BagPenalty{static_cast<std::uint8_t>(side), static_cast<std::uint8_t>(b.times),
+                            static_cast<std::int16_t>(rules_.bag_points), rules_.bag_rule == BagRule::bag_back,
+                            s_.bags[side]});
+        }
+    }
+
+    for (int side = 0; side < sides; ++side) {
+        SideScore& out = hs.sides[side];
+        out.delta = sheets[side];
+        out.hand_total = total(sheets[side]);
+        s_.scores[side] += out.hand_total;
+        out.score = s_.scores[side];
+        out.bags = s_.bags[side];
+    }
+    emit(hs);
+    if (kind == HandKind::hearts) ++s_.hearts_hands_played;
+    ++s_.hands_scored;
+
+    if (check_game_end()) return;
+    s_.dealer = static_cast<Seat>((s_.dealer + 1) % n);  // the deal rotates to the left
+    deal_hand();
+}
+
+bool Game::check_game_end() {
+    const int sides = rules_.sides();
+    const auto* scores = s_.scores.data();
+    const int best = *std::max_element(scores, scores + sides);
+    const bool top_tied = std::count(scores, scores + sides, best) > 1;
+    const int worst = *std::min_element(scores, scores + sides);
+    const int played = s_.hands_scored;
+
+    if (rules_.mercy_score != 0 && worst <= rules_.mercy_score && !top_tied) {
+        end_game(GameEndReason::mercy_rule);
+        return true;
+    }
+    if (rules_.target_score > 0 && best >= rules_.target_score && !(top_tied && rules_.tie_plays_another_hand)) {
+        end_game(GameEndReason::target_score);
+        return true;
+    }
+    if (rules_.effective_hand_limit() > 0 && played >= rules_.effective_hand_limit()) {
+        end_game(GameEndReason::hand_limit);
+        return true;
+    }
+    if (played >= rules_.hand_cap) {
+        end_game(GameEndReason::hand_cap);
+        return true;
+    }
+    return false;
+}
+
+void Game::end_game(GameEndReason reason) {
+    s_.phase = Phase::game_over;
+    s_.turn = kNoSeat;
+    s_.end_reason = reason;
+    GameOver g{};
+    g.reason = reason;
+    g.hands_played = s_.hands_scored;
+    g.side_count = static_cast<std::uint8_t>(rules_.sides());
+    for (int i = 0; i < g.side_count; ++i) {
+        g.scores[i] = s_.scores[i];
+        int higher = 0;
+        for (int j = 0; j < g.side_count; ++j) higher += s_.scores[j] > s_.scores[i];
+        g.ranks[i] = static_cast<std::uint8_t>(1 + higher);
+    }
+    emit(g);
+}
+
+// ---------------------------------------------------------------- consistency
+
+std::string Game::check_invariants() const {
+    const int n = rules_.seats;
+    CardSet seen;
+    int count = 0;
+    auto place = [&](CardSet cards, const char* where) -> std::string {
+        if (seen.intersects(cards)) return std::string("a card is in two places (") + where + ")";
+        seen |= cards;
+        count += cards.size();
+        return {};
+    };
+    std::string e;
+    for (int s = 0; s < n && e.empty(); ++s) {
+        e = place(s_.hands[s], "hand");
+        if (e.empty()) e = place(s_.won[s], "won");
+        if (e.empty() && s_.phase == Phase::passing && (s_.passed_mask & bit(s))) e = place(s_.passed[s], "passing");
+    }
+    if (!e.empty()) return e;
+    CardSet trick;
+    for (int i = 0; i < s_.trick.count; ++i) trick.insert(s_.trick.cards[i]);
+    if (trick.size() != s_.trick.count) return "the trick holds a card twice";
+    if (!(e = place(trick, "trick")).empty()) return e;
+    CardSet center;
+    for (int i = s_.center_given; i < s_.center_size; ++i) center.insert(s_.center[i]);
+    if (!(e = place(center, "center")).empty()) return e;
+    if (seen != CardSet::deck(rules_.decks, rules_.jokers) || count != rules_.cards_in_play())
+        return "the cards in play are not all accounted for";
+    if (s_.phase == Phase::playing) {
+        int tricks = 0;
+        for (int s = 0; s < n; ++s) tricks += s_.tricks[s];
+        if (tricks != s_.trick_number - 1) return "the trick count does not match the trick number";
+        for (int i = 0; i < n; ++i) {
+            const int s = (s_.trick.leader + i) % n;
+            const int expected = rules_.hand_size - (s_.trick_number - 1) - (i < s_.trick.count ? 1 : 0);
+            if (s_.hands[s].size() != expected) return "seat " + std::to_string(s) + " holds the wrong number of cards";
+        }
+        if (s_.turn != (s_.trick.leader + s_.trick.count) % n) return "the turn is not the next seat in the trick";
+    }
+    return {};
+}
+
+}  // namespace sparts

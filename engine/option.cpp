@@ -1,0 +1,208 @@
+#include "engine/option.hpp"
+
+#include <charconv>
+#include <string>
+
+namespace sparts {
+
+namespace {
+
+constexpr std::uint8_t fam(Family f) { return static_cast<std::uint8_t>(1u << static_cast<int>(f)); }
+constexpr std::uint8_t kAll = fam(Family::bga_sparts) | fam(Family::sparts) | fam(Family::spades);
+
+RuleError bad_value(std::string_view name, std::string_view value, std::string_view expected) {
+    return {ErrorCode::invalid_option_value, "option '" + std::string(name) + "' expects " +
+                                                 std::string(expected) + ", got '" +
+                                                 std::string(value) + "'"};
+}
+
+std::optional<int> to_int(std::string_view v) {
+    int n = 0;
+    const auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
+    if (ec != std::errc() || p != v.data() + v.size()) return std::nullopt;
+    return n;
+}
+
+std::optional<bool> to_bool(std::string_view v) {
+    if (v == "true" || v == "on" || v == "1") return true;
+    if (v == "false" || v == "off" || v == "0") return false;
+    return std::nullopt;
+}
+
+#define INT_OPTION(NAME, LO, HI, FIELD)                                                      \
+    [](Ruleset& r, std::string_view v) -> std::optional<RuleError> {                         \
+        const auto n = to_int(v);                                                            \
+        if (!n || *n < (LO) || *n > (HI))                                                    \
+            return bad_value(NAME, v, "a whole number from " #LO " to " #HI);               \
+        r.FIELD = *n;                                                                        \
+        return std::nullopt;                                                                 \
+    }
+
+std::optional<RuleError> set_seats(Ruleset& r, std::string_view v) {
+    const auto n = to_int(v);
+    if (!n || *n < 2 || *n > kMaxSeats) return bad_value("seats", v, "a number of players from 2 to 10");
+    r.seats = *n;
+    r.hand_size = default_hand_size(r.seats, r.decks, r.jokers);
+    return std::nullopt;  // validate() checks the preset's own range
+}
+
+std::optional<RuleError> set_game_length(Ruleset& r, std::string_view v) {
+    const auto n = to_int(v);
+    if (!n || (*n != 200 && *n != 400 && *n != 800)) return bad_value("game_length", v, "200, 400 or 800");
+    r.target_score = *n;
+    // Seed 000: "200-point game = 4 bags or more, penalty 40 points; 400 [and 800] = 8 bags, 80".
+    r.bag_threshold = *n == 200 ? 4 : 8;
+    r.bag_points = *n == 200 ? 40 : 80;
+    return std::nullopt;
+}
+
+std::optional<RuleError> set_hearts_mode(Ruleset& r, std::string_view v) {
+    if (v == "sparts") {
+        r.hearts_mode = HeartsMode::sparts;
+        r.pass_count = 4;
+    } else if (v == "traditional") {
+        r.hearts_mode = HeartsMode::traditional;
+        r.pass_count = 3;
+    } else {
+        return bad_value("hearts_mode", v, "sparts or traditional");
+    }
+    return std::nullopt;
+}
+
+std::optional<RuleError> set_scoring(Ruleset& r, std::string_view v) {
+    if (v == "sparts") r.scoring_column = ScoringColumn::sparts;
+    else if (v == "spartsel") r.scoring_column = ScoringColumn::spartsel;
+    else return bad_value("scoring", v, "sparts or spartsel");
+    return std::nullopt;
+}
+
+std::optional<RuleError> set_hands(Ruleset& r, std::string_view v) {
+    if (v == "seats") {
+        r.hand_limit = -1;
+        return std::nullopt;
+    }
+    const auto n = to_int(v);
+    if (!n || *n < 0 || *n > 250) return bad_value("hands", v, "\"seats\" or a number from 0 (no limit) to 250");
+    r.hand_limit = *n;
+    return std::nullopt;
+}
+
+std::optional<RuleError> set_sandbag(Ruleset& r, std::string_view v) {
+    if (v == "off") {
+        r.bag_rule = BagRule::none;
+    } else if (v == "10") {
+        r.bag_rule = BagRule::penalty, r.bag_threshold = 10, r.bag_points = 100;
+    } else if (v == "5") {
+        r.bag_rule = BagRule::penalty, r.bag_threshold = 5, r.bag_points = 50;
+    } else if (v == "bag-back") {
+        r.bag_rule = BagRule::bag_back, r.bag_threshold = 5, r.bag_points = 50;
+    } else {
+        return bad_value("sandbag_penalty", v, "off, 10, 5 or bag-back");
+    }
+    return std::nullopt;
+}
+
+std::optional<RuleError> set_mercy_rule(Ruleset& r, std::string_view v) {
+    const auto b = to_bool(v);
+    if (!b) return bad_value("mercy_rule", v, "true or false");
+    r.mercy_score = *b ? -200 : 0;
+    return std::nullopt;
+}
+
+std::string get_sandbag(const Ruleset& r) {
+    switch (r.bag_rule) {
+        case BagRule::none: return "off";
+        case BagRule::bag_back: return "bag-back";
+        case BagRule::penalty: return std::to_string(r.bag_threshold);
+    }
+    return "?";
+}
+
+const OptionInfo kOptions[] = {
+    {"seats", "sparts: 4-6; spartsel: 4-7", "Number of players; the deal follows seed 002's tables.",
+     "001: \"4 players - 13 cards each / 5 players - 10 cards each (2 card kitty) / 6 players - 8 "
+     "cards each (4 card kitty)\"; 002: \"Typical one deck deals would be: ...\"",
+     fam(Family::sparts), set_seats, [](const Ruleset& r) { return std::to_string(r.seats); }},
+    {"hands", "seats | 0 | 1-250", "Number of hands in the game (\"seats\": one a player; 0: no limit).",
+     "001: \"Try playing one round for each player in the game.\"", fam(Family::sparts), set_hands,
+     [](const Ruleset& r) { return r.hand_limit < 0 ? std::string("seats") : std::to_string(r.hand_limit); }},
+    {"scoring", "sparts | spartsel",
+     "Scoring column: Sparts (+1 an overtrick, -10 when short) or Spartsel (exact bids only; the "
+     "dealer may not make the bids total the tricks).",
+     "002: the \"Tricks / Sparts / Spartsel\" table; \"If playing Spartsel, the dealer cannot "
+     "declare a number that would make the total declared equal to the number available.\"",
+     fam(Family::sparts), set_scoring,
+     [](const Ruleset& r) { return std::string(r.scoring_column == ScoringColumn::sparts ? "sparts" : "spartsel"); }},
+    {"target_score", "0 | 1-10000", "The game ends after the hand in which a side reaches it (0: no target).",
+     "002: \"Games can be played to a number of points\"; 003: \"Winning Score (500 points by "
+     "default)\"; 004: \"Be the first team to reach 250 points.\"",
+     fam(Family::sparts) | fam(Family::spades), INT_OPTION("target_score", 0, 10000, target_score),
+     [](const Ruleset& r) { return std::to_string(r.target_score); }},
+    {"game_length", "200 | 400 | 800", "Target score, with its bag threshold and penalty (4 bags/40 at 200; 8 bags/80 at 400 and 800).",
+     "000: \"There are three options for the length of the game: 200 points, 400 points, or 800 "
+     "points.\" and its bag table", fam(Family::bga_sparts), set_game_length,
+     [](const Ruleset& r) { return std::to_string(r.target_score); }},
+    {"hearts_mode", "sparts | traditional",
+     "Hearts hands: pass 4, dealer's left leads, the queen of spades breaks hearts (sparts); or pass "
+     "3, the 2 of clubs leads, no points on the first trick (traditional).",
+     "000: \"it can be either 4 (Sparts mode) or 3 (Traditional Hearts mode)\"",
+     fam(Family::bga_sparts), set_hearts_mode,
+     [](const Ruleset& r) { return std::string(r.hearts_mode == HeartsMode::sparts ? "sparts" : "traditional"); }},
+    {"nil_value", "0 | 1-1000", "Points for a nil made, lost for a nil failed (0: a fifth of the target score).",
+     "003: \"their team gains 50 (for a game of 250) or 100 points (for a game of 500)\"; 004: "
+     "\"NIL bids are worth +75 points\"", fam(Family::spades), INT_OPTION("nil_value", 0, 1000, nil_value),
+     [](const Ruleset& r) { return std::to_string(r.nil_value); }},
+    {"sandbag_penalty", "off | 10 | 5 | bag-back",
+     "Bags: not counted (off); 10 bags lose 100; 5 bags lose 50; 5 bags give the opponents 50.",
+     "003: \"collecting 10 sandbags results in losing 100 points (or collecting 5 sandbags results "
+     "in losing 50 points\"; 004: \"Once a team collects 5 bags, there is a 'bag back' penalty\"",
+     fam(Family::spades), set_sandbag, get_sandbag},
+    {"mercy_rule", "true | false", "A team at -200 or below loses.",
+     "003: \"a team who reaches the -200 points ends the game and the other team wins\"",
+     fam(Family::spades), set_mercy_rule,
+     [](const Ruleset& r) { return std::string(r.mercy_score ? "true" : "false"); }},
+    {"game_clock", "0 | 1-86400", "Seconds on the game clock (0: none); when it runs out the game ends as of the last completed hand.",
+     "004: \"You have 10 minutes to complete each game of Spades.\"", fam(Family::spades),
+     INT_OPTION("game_clock", 0, 86400, game_clock_seconds),
+     [](const Ruleset& r) { return std::to_string(r.game_clock_seconds); }},
+    {"hand_cap", "1-250", "Every game ends after this many hands at the most, scored as it stands.",
+     "RULINGS.md: \"a configurable cap on the number of hands (default 100)\"", kAll,
+     INT_OPTION("hand_cap", 1, 250, hand_cap), [](const Ruleset& r) { return std::to_string(r.hand_cap); }},
+};
+
+#undef INT_OPTION
+
+}  // namespace
+
+std::span<const OptionInfo> option_table() { return kOptions; }
+
+const OptionInfo* find_option(std::string_view name) {
+    for (const auto& o : kOptions)
+        if (name == o.name) return &o;
+    return nullptr;
+}
+
+std::optional<RuleError> set_option(Ruleset& rules, std::string_view name, std::string_view value) {
+    const OptionInfo* o = find_option(name);
+    if (!o) return RuleError{ErrorCode::unknown_option, "unknown option '" + std::string(name) + "'"};
+    if (!option_applies(*o, rules.family()))
+        return RuleError{ErrorCode::option_not_for_ruleset,
+                         "option '" + std::string(name) + "' does not apply to " +
+                             to_string(rules.preset)};
+    Ruleset changed = rules;
+    if (auto e = o->set(changed, value)) return e;
+    rules = changed;
+    return std::nullopt;
+}
+
+Result<Ruleset> make_ruleset(std::string_view preset, std::span<const OptionSetting> options) {
+    auto p = parse_preset(preset);
+    if (!p) return p.error();
+    Ruleset r = preset_ruleset(*p);
+    for (const auto& o : options)
+        if (auto e = set_option(r, o.name, o.value)) return *e;
+    if (auto e = validate(r)) return *e;
+    return r;
+}
+
+}  // namespace sparts

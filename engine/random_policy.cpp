@@ -1,0 +1,34 @@
+#include "engine/random_policy.hpp"
+
+#include <bit>
+
+namespace sparts {
+
+Action random_action(const LegalMoves& m, Rng& rng) {
+    switch (m.kind) {
+        case ActionKind::choose: {
+            const bool spades = m.choose_spades && (!m.choose_hearts || rng.below(2) == 0);
+            return Action::choose(spades ? HandKind::spades : HandKind::hearts);
+        }
+        case ActionKind::pass: {
+            CardSet left = m.cards, chosen;
+            for (int i = 0; i < m.pass_count; ++i) {
+                const Card c = left.nth(static_cast<int>(rng.below(static_cast<std::uint64_t>(left.size()))));
+                left.erase(c);
+                chosen.insert(c);
+            }
+            return Action::pass(chosen);
+        }
+        case ActionKind::bid: {
+            std::uint32_t bids = m.bids;
+            for (auto k = rng.below(static_cast<std::uint64_t>(std::popcount(bids))); k > 0; --k) bids &= bids - 1;
+            return Action::make_bid(std::countr_zero(bids));
+        }
+        case ActionKind::play:
+            return Action::play(m.cards.nth(static_cast<int>(rng.below(static_cast<std::uint64_t>(m.cards.size())))));
+        case ActionKind::clock_expired: return Action::clock_expired();
+    }
+    return Action::clock_expired();
+}
+
+}  // namespace sparts

@@ -1,0 +1,206 @@
+#include "engine/ruleset.hpp"
+
+#include <string>
+
+#include "engine/game.hpp"  // kMaxCenter
+
+namespace sparts {
+
+const char* to_string(Preset preset) {
+    switch (preset) {
+        case Preset::bga_sparts: return "bga-sparts";
+        case Preset::sparts: return "sparts";
+        case Preset::spartsel: return "spartsel";
+        case Preset::spades: return "spades";
+        case Preset::worldwinner_spades: return "worldwinner-spades";
+    }
+    return "?";
+}
+
+const char* to_string(Family family) {
+    switch (family) {
+        case Family::bga_sparts: return "bga-sparts";
+        case Family::sparts: return "sparts";
+        case Family::spades: return "spades";
+    }
+    return "?";
+}
+
+Result<Preset> parse_preset(std::string_view name) {
+    for (int i = 0; i < kPresetCount; ++i) {
+        const auto p = static_cast<Preset>(i);
+        if (name == to_string(p)) return p;
+    }
+    return RuleError{ErrorCode::unknown_preset,
+                     "unknown preset '" + std::string(name) +
+                         "': expected one of bga-sparts, sparts, spartsel, spades, "
+                         "worldwinner-spades"};
+}
+
+Family Ruleset::family() const {
+    switch (preset) {
+        case Preset::bga_sparts: return Family::bga_sparts;
+        case Preset::sparts:
+        case Preset::spartsel: return Family::sparts;
+        case Preset::spades:
+        case Preset::worldwinner_spades: return Family::spades;
+    }
+    return Family::sparts;
+}
+
+int Ruleset::effective_trick_value() const {
+    if (trick_value) return trick_value;
+    const bool teams = partnership != Partnership::none;
+    if (seats <= 3) return 5;
+    if (!teams && seats >= 6) return 15;
+    if (teams && ((seats == 7 && decks == 1) || seats == 10)) return 15;
+    return 10;
+}
+
+std::uint16_t Ruleset::side_seats(int side) const {
+    if (partnership == Partnership::none) return static_cast<std::uint16_t>(1u << side);
+    std::uint16_t mask = 0;
+    for (int s = side; s < seats; s += sides()) mask = static_cast<std::uint16_t>(mask | (1u << s));
+    return mask;
+}
+
+int default_hand_size(int seats, int decks, int jokers) {
+    if (seats == 2) return 17;  // seed 002: "17 ea (18 into center, 2 to first trick, 1 to every other)"
+    if (seats < 2) return 0;
+    return (decks * 52 + jokers) / seats;
+}
+
+Ruleset preset_ruleset(Preset preset) {
+    Ruleset r;
+    r.preset = preset;
+    switch (preset) {
+        case Preset::bga_sparts:
+            // Seed 000: 4 players, 13 each; the 7 of diamonds chooses; games to 200.
+            r.choose_by_seven_of_diamonds = true;
+            r.hand_kind = HandKind::undecided;
+            r.hearts_mode = HeartsMode::sparts;
+            r.pass_count = 4;
+            r.min_bid = 2;
+            r.nil_allowed = true;
+            r.nil_value = 50;
+            r.nil_tricks_count_for_partner = false;  // "the extra tricks ... are not counted as bags"
+            r.bag_rule = BagRule::penalty;
+            r.bag_threshold = 4;
+            r.bag_points = 40;
+            r.target_score = 200;
+            break;
+        case Preset::sparts:
+            // Seed 001, scored by seed 002's Sparts column.
+            r.hand_kind = HandKind::sparts;
+            r.scoring_column = ScoringColumn::sparts;
+            r.trick_value = 10;
+            r.queen_breaks_hearts = false;
+            r.hand_limit = -1;
+            break;
+        case Preset::spartsel:
+            // Seed 002.
+            r.hand_kind = HandKind::sparts;
+            r.scoring_column = ScoringColumn::spartsel;
+            r.trick_value = 0;
+            r.queen_breaks_hearts = true;
+            r.hand_limit = -1;
+            break;
+        case Preset::spades:
+            // Seed 003.
+            r.partnership = Partnership::across;
+            r.hand_kind = HandKind::spades;
+            r.min_bid = 1;
+            r.nil_allowed = true;
+            r.nil_value = 0;
+            r.bag_rule = BagRule::penalty;
+            r.bag_threshold = 10;
+            r.bag_points = 100;
+            r.target_score = 500;
+            r.tie_plays_another_hand = true;
+            break;
+        case Preset::worldwinner_spades:
+            // Seed 004, on top of seed 003.
+            r.partnership = Partnership::across;
+            r.hand_kind = HandKind::spades;
+            r.min_bid = 1;
+            r.nil_allowed = true;
+            r.nil_value = 75;
+            r.nil_tricks_count_for_partner = false;
+            r.spades_first_lead = FirstLead::dealer_partner;
+            r.spades_break = SpadesBreak::spade_not_led;
+            r.bag_rule = BagRule::bag_back;
+            r.bag_threshold = 5;
+            r.bag_points = 50;
+            r.target_score = 250;
+            r.game_clock_seconds = 600;
+            r.tie_plays_another_hand = true;
+            break;
+    }
+    r.hand_size = default_hand_size(r.seats, r.decks, r.jokers);
+    return r;
+}
+
+std::optional<RuleError> validate(const Ruleset& r) {
+    auto bad = [](ErrorCode code, std::string msg) { return RuleError{code, std::move(msg)}; };
+    auto seats_range = [&](int lo, int hi) -> std::optional<RuleError> {
+        if (r.seats < lo || r.seats > hi)
+            return bad(ErrorCode::invalid_option_value,
+                       std::string(to_string(r.preset)) + " is played by " + std::to_string(lo) +
+                           (lo == hi ? "" : " to " + std::to_string(hi)) + " players, not " +
+                           std::to_string(r.seats));
+        return std::nullopt;
+    };
+    std::optional<RuleError> e;
+    switch (r.preset) {
+        case Preset::bga_sparts:
+        case Preset::spades:
+        case Preset::worldwinner_spades: e = seats_range(4, 4); break;
+        case Preset::sparts: e = seats_range(4, 6); break;
+        case Preset::spartsel: e = seats_range(4, 7); break;
+    }
+    if (e) return e;
+    if (r.decks < 1 || r.decks > kMaxDecks)
+        return bad(ErrorCode::invalid_deal, "decks must be 1 or 2, not " + std::to_string(r.decks));
+    if (r.jokers < 0 || r.jokers > kMaxJokers)
+        return bad(ErrorCode::invalid_deal, "jokers must be 0 to 4, not " + std::to_string(r.jokers));
+    if (r.seats == 2 && (r.decks != 1 || r.jokers != 0))
+        return bad(ErrorCode::invalid_deal, "two-player tables use one deck without jokers");
+    if (r.hand_size < 1)
+        return bad(ErrorCode::invalid_deal, "each player needs at least one card");
+    if (r.seats * r.hand_size > r.cards_in_play())
+        return bad(ErrorCode::invalid_deal,
+                   std::to_string(r.seats) + " hands of " + std::to_string(r.hand_size) +
+                       " need " + std::to_string(r.seats * r.hand_size) + " cards, but only " +
+                       std::to_string(r.cards_in_play()) + " are in play");
+    if (r.center_size() > kMaxCenter)
+        return bad(ErrorCode::invalid_deal,
+                   "the deal leaves " + std::to_string(r.center_size()) +
+                       " cards in the center; at most " + std::to_string(kMaxCenter) +
+                       " are allowed");
+    if (r.seats == 2 && r.center_size() != 2 + (r.hand_size - 1))
+        return bad(ErrorCode::invalid_deal,
+                   "with two players the center must hold 2 cards for the first trick and 1 "
+                   "for each later trick");
+    if (r.partnership == Partnership::across && r.seats % 2 != 0)
+        return bad(ErrorCode::invalid_deal, "partners sitting across need an even number of seats");
+    if (r.min_bid < 0 || r.min_bid > r.hand_size)
+        return bad(ErrorCode::invalid_option_value, "the lowest bid must be within the hand size");
+    if (r.bag_rule != BagRule::none && (r.bag_threshold < 1 || r.bag_points < 0))
+        return bad(ErrorCode::invalid_option_value, "a bag rule needs a threshold of 1 or more");
+    if (r.hand_cap < 1 || r.hand_cap > 250)
+        return bad(ErrorCode::invalid_option_value,
+                   "hand_cap must be 1 to 250, not " + std::to_string(r.hand_cap));
+    if (r.hand_limit < -1 || r.hand_limit > 250)
+        return bad(ErrorCode::invalid_option_value, "hands must be 0 (no limit) to 250");
+    if (r.target_score < 0) return bad(ErrorCode::invalid_option_value, "target_score must be positive");
+    if (r.game_clock_seconds < 0)
+        return bad(ErrorCode::invalid_option_value, "game_clock must be 0 (off) or a number of seconds");
+    if (r.target_score == 0 && r.hand_limit == 0 && r.game_clock_seconds == 0)
+        return bad(ErrorCode::invalid_option_value,
+                   "the game needs an end: a target score, a number of hands or a game clock");
+    if (r.nil_allowed && r.effective_nil_value() <= 0)
+        return bad(ErrorCode::invalid_option_value, "nil_value must be positive");
+    return std::nullopt;
+}
+
+}  // namespace sparts

@@ -1,0 +1,117 @@
+// The Ruleset: one options structure for every game the seed texts describe.
+// Variants are data, not subclasses: a preset is a Ruleset filled with the
+// defaults of one seed text, and named options change it field by field
+// (option.hpp lists them with their sources). docs/RULES.md is the reference.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "engine/rule_error.hpp"
+#include "engine/seat.hpp"
+
+namespace sparts {
+
+enum class Preset : std::uint8_t { bga_sparts, sparts, spartsel, spades, worldwinner_spades };
+inline constexpr int kPresetCount = 5;
+
+// Options are named per family (RULINGS.md "Finer points"): `sparts` and
+// `spartsel` share one family, `spades` and `worldwinner-spades` another.
+enum class Family : std::uint8_t { bga_sparts, sparts, spades };
+
+enum class HeartsMode : std::uint8_t { sparts, traditional };     // bga-sparts hearts hands
+enum class ScoringColumn : std::uint8_t { sparts, spartsel };     // seed 002's two columns
+enum class Partnership : std::uint8_t { none, across };           // across: seats 0+2 vs 1+3
+enum class FirstLead : std::uint8_t {
+    dealer_left,      // the player left of the dealer leads any legal card
+    lowest_club,      // the holder of the lowest club in play leads it (2 of clubs first)
+    dealer_partner,   // worldwinner: partner, right, you, left: the dealer's partner each hand
+};
+enum class SpadesBreak : std::uint8_t { any_spade, spade_not_led };
+enum class BagRule : std::uint8_t { none, penalty, bag_back };
+enum class CenterRule : std::uint8_t { first_heart_or_queen, two_player };
+
+struct Ruleset {
+    Preset preset = Preset::sparts;
+
+    // Table and deal.
+    int seats = 4;
+    int decks = 1;
+    int jokers = 0;
+    int hand_size = 13;  // the rest of the cards go to the center (kitty)
+    CenterRule center_rule = CenterRule::first_heart_or_queen;
+    Partnership partnership = Partnership::none;
+
+    // Hand kinds. bga-sparts: the holder of the 7 of diamonds chooses per hand.
+    bool choose_by_seven_of_diamonds = false;
+    HandKind hand_kind = HandKind::sparts;  // when not chosen
+
+    // bga-sparts hearts hands (seed 000): pass 4 and dealer-left lead ("Sparts
+    // mode"), or pass 3, 2 of clubs lead and no points on the first trick.
+    HeartsMode hearts_mode = HeartsMode::sparts;
+
+    // Sparts hands (seeds 001, 002).
+    ScoringColumn scoring_column = ScoringColumn::sparts;
+    int trick_value = 10;          // 0: by table size (seed 002, spartsel)
+    bool queen_breaks_hearts = false;
+    int pass_count = 3;
+
+    // Spades hands (seeds 000, 003, 004).
+    int min_bid = 0;               // lowest non-nil bid
+    bool nil_allowed = false;      // bid 0 is "nil" (a bonus/penalty bid) rather than a plain 0
+    int nil_value = 0;             // 0: a fifth of the target score (100 at 500, 50 at 250)
+    bool nil_tricks_count_for_partner = true;
+    FirstLead spades_first_lead = FirstLead::dealer_left;
+    SpadesBreak spades_break = SpadesBreak::any_spade;
+    BagRule bag_rule = BagRule::none;
+    int bag_threshold = 0;
+    int bag_points = 0;            // lost by the side (penalty) or given to the opponents (bag back)
+    int mercy_score = 0;           // 0: off; else a side at or below it loses (seed 003: -200)
+
+    // Game end.
+    int target_score = 0;          // 0: none
+    int hand_limit = 0;            // 0: none; -1: one hand a seat (seed 001)
+    int hand_cap = 100;            // every game ends (RULINGS.md "Common to all")
+    int game_clock_seconds = 0;    // 0: none; the server sends "clock expired"
+    bool tie_plays_another_hand = false;
+
+    Family family() const;
+    int cards_in_play() const { return decks * 52 + jokers; }
+    int center_size() const { return cards_in_play() - seats * hand_size; }
+    int sides() const { return partnership == Partnership::across ? seats / 2 : seats; }
+    int side_of(Seat seat) const { return partnership == Partnership::across ? seat % sides() : seat; }
+    int effective_hand_limit() const { return hand_limit < 0 ? seats : hand_limit; }
+    int effective_nil_value() const { return nil_value ? nil_value : target_score / 5; }
+    // Seed 002: "Tricks are worth only 5 if there are 2-3 playing ... 15 if 6-10 cutthroat,
+    // 7 playing single deck teams, or 10 playing teams."
+    int effective_trick_value() const;
+    // The seats of a side, as a bit mask.
+    std::uint16_t side_seats(int side) const;
+};
+
+const char* to_string(Preset preset);  // "bga-sparts", ...
+const char* to_string(Family family);
+Result<Preset> parse_preset(std::string_view name);
+Ruleset preset_ruleset(Preset preset);
+
+// Seed 002's deal tables: equal hands of the largest size the cards allow, the
+// rest in the center; 2 players get 17 each with 18 in the center.
+int default_hand_size(int seats, int decks, int jokers);
+
+// Checks a ruleset's numbers (deal, seats, bids, scores) and says what is wrong.
+std::optional<RuleError> validate(const Ruleset& rules);
+
+struct OptionSetting {
+    std::string name;
+    std::string value;  // text: "250", "true", "traditional"
+};
+
+// A preset with named options applied in order, validated.
+Result<Ruleset> make_ruleset(std::string_view preset, std::span<const OptionSetting> options);
+// Applies one named option; refuses an unknown name, an option of another
+// family, or a value outside its range, leaving `rules` unchanged.
+std::optional<RuleError> set_option(Ruleset& rules, std::string_view name, std::string_view value);
+
+}  // namespace sparts

@@ -1,0 +1,94 @@
+#include "engine/view.hpp"
+
+#include <type_traits>
+
+namespace sparts {
+
+SeatView view_of(const Game& game, Viewer viewer) {
+    const GameState& s = game.state();
+    const Ruleset& r = game.rules();
+    const bool is_seat = viewer < r.seats;
+    SeatView v;
+    v.viewer = viewer;
+    v.seats = static_cast<std::uint8_t>(r.seats);
+    v.phase = s.phase;
+    v.hand_number = s.hand;
+    v.dealer = s.dealer;
+    v.kind = s.hand_rules.kind;
+    v.turn = s.turn;
+    v.waiting_for = game.waiting_for();
+    for (int i = 0; i < r.seats; ++i) v.hand_sizes[i] = static_cast<std::uint8_t>(s.hands[i].size());
+
+    v.pass_count = s.hand_rules.pass_count;
+    v.pass_distance = s.hand_rules.pass_distance;
+    v.passed_mask = s.passed_mask;
+
+    v.center_size = s.center_size;
+    v.center_given = s.center_given;
+    v.center_taker = s.center_taker;
+
+    v.bids = s.bids;
+    v.trick = s.trick;
+    v.trick_number = s.trick_number;
+    v.tricks = s.tricks;
+    v.hearts_broken = s.hearts_broken;
+    v.spades_broken = s.spades_broken;
+
+    v.side_count = static_cast<std::uint8_t>(r.sides());
+    v.scores = s.scores;
+    v.bags = s.bags;
+
+    if (is_seat) {
+        v.hand = s.hands[viewer];
+        v.passed = s.passed[viewer];
+        v.received = s.received[viewer];
+        CardSet center;
+        for (int i = 0; i < s.center_given; ++i) center.insert(s.center[i]);
+        v.center_cards = center & s.won[viewer];
+        v.legal = game.legal_moves(viewer);
+    }
+    return v;
+}
+
+Event redact(const Event& event, Viewer viewer) {
+    if (viewer == kArchive) return event;
+    return std::visit(
+        [&](const auto& e) -> Event {
+            using T = std::decay_t<decltype(e)>;
+            if constexpr (std::is_same_v<T, CardsDealt>) {
+                return CardsDealt{e.seat, e.count, viewer == e.seat ? e.cards : CardSet()};
+            } else if constexpr (std::is_same_v<T, CardsPassed>) {
+                return CardsPassed{e.from, e.to, e.count, viewer == e.from ? e.cards : CardSet()};
+            } else if constexpr (std::is_same_v<T, CardsReceived>) {
+                return CardsReceived{e.seat, e.from, e.count,
+                                     viewer == e.seat || viewer == e.from ? e.cards : CardSet()};
+            } else if constexpr (std::is_same_v<T, CenterTaken>) {
+                return CenterTaken{e.seat, e.count, viewer == e.seat ? e.cards : CardSet()};
+            } else {
+                return e;  // public in full
+            }
+        },
+        event);
+}
+
+CardSet cards_shown(const Event& event) {
+    return std::visit(
+        [](const auto& e) -> CardSet {
+            using T = std::decay_t<decltype(e)>;
+            if constexpr (std::is_same_v<T, CardsDealt> || std::is_same_v<T, CardsPassed> ||
+                          std::is_same_v<T, CardsReceived> || std::is_same_v<T, CenterTaken>) {
+                return e.cards;
+            } else if constexpr (std::is_same_v<T, CardPlayed>) {
+                return CardSet::of(e.card);
+            } else if constexpr (std::is_same_v<T, TrickWon>) {
+                CardSet s;
+                for (int i = 0; i < e.count; ++i) s.insert(e.cards[i]);
+                return s;
+            } else {
+                return CardSet();
+            }
+        },
+        event);
+}
+
+}  // namespace sparts
