@@ -11,6 +11,11 @@ function(sparts_target_defaults tgt)
     target_compile_options(${tgt} PUBLIC -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all)
     target_link_options(${tgt} PUBLIC -fsanitize=address,undefined)
   endif()
+  # Card sets count with popcount: without this flag GCC calls a library routine
+  # instead of the one instruction every x86-64 CPU since 2008 has.
+  if(SPARTS_POPCNT AND CMAKE_SYSTEM_PROCESSOR MATCHES "x86_64|AMD64")
+    target_compile_options(${tgt} PUBLIC -mpopcnt)
+  endif()
   if(SPARTS_CHECKS)
     target_compile_definitions(${tgt} PUBLIC SPARTS_CHECKS=1)
   endif()

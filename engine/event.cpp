@@ -101,7 +101,10 @@ std::string describe(const Event& ev) {
                 s += " seat=" + n(e.seat);
             } else if constexpr (std::is_same_v<T, TrickWon>) {
                 s += " trick=" + n(e.trick) + " leader=" + n(e.leader) + " winner=" + n(e.winner) + " cards=";
-                for (int i = 0; i < e.count; ++i) s += (i ? "," : "") + to_string(e.cards[i]);
+                for (int i = 0; i < e.count; ++i) {
+                    if (i) s += ',';
+                    s += to_string(e.cards[i]);
+                }
             } else if constexpr (std::is_same_v<T, CenterTaken>) {
                 s += " seat=" + n(e.seat) + " count=" + n(e.count) + " cards=" + cards_text(e.cards);
             } else if constexpr (std::is_same_v<T, HandScored>) {
@@ -110,8 +113,13 @@ std::string describe(const Event& ev) {
                     const SideScore& side = e.sides[i];
                     s += " | side=" + n(i) + " seats=" + n(side.seats) + " bid=" + n(side.bid) +
                          " tricks=" + n(side.tricks) + " nils=" + n(side.nil_bids) + "/" + n(side.nils_made);
-                    for (int c = 0; c < kScoreComponentCount; ++c)
-                        if (side.delta[c]) s += std::string(" ") + to_string(static_cast<ScoreComponent>(c)) + "=" + n(side.delta[c]);
+                    for (int c = 0; c < kScoreComponentCount; ++c) {
+                        if (!side.delta[c]) continue;
+                        s += ' ';
+                        s += to_string(static_cast<ScoreComponent>(c));
+                        s += '=';
+                        s += n(side.delta[c]);
+                    }
                     s += " total=" + n(side.hand_total) + " score=" + n(side.score) + " bags=" + n(side.bags);
                 }
             } else if constexpr (std::is_same_v<T, BagPenalty>) {

@@ -1,6 +1,6 @@
 // The named options a table can set on top of a preset, each with the values it
 // takes, the families it belongs to and the sentence it comes from. The rules
-// document is checked against this table (tests/engine/option_test.cpp).
+// document is checked against this table (tests/engine/rules_doc_test.cpp).
 #pragma once
 
 #include <cstdint>

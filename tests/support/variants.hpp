@@ -1,0 +1,43 @@
+// The rulesets the random-play harness and the fingerprint cycle through: each
+// preset with its options alone and in combination.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "engine/ruleset.hpp"
+
+namespace sparts::testing {
+
+struct Variant {
+    std::string preset;
+    std::vector<OptionSetting> options;
+};
+
+inline std::vector<Variant> variants_of(const std::string& preset) {
+    if (preset == "bga-sparts")
+        return {{preset, {}},
+                {preset, {{"hearts_mode", "traditional"}}},
+                {preset, {{"game_length", "400"}}},
+                {preset, {{"game_length", "800"}, {"hearts_mode", "traditional"}}}};
+    if (preset == "sparts")
+        return {{preset, {}}, {preset, {{"seats", "5"}}}, {preset, {{"seats", "6"}}},
+                {preset, {{"seats", "4"}, {"hands", "8"}}}};
+    if (preset == "spartsel")
+        return {{preset, {}},
+                {preset, {{"seats", "5"}}},
+                {preset, {{"seats", "6"}, {"scoring", "sparts"}}},
+                {preset, {{"seats", "7"}}},
+                {preset, {{"target_score", "150"}, {"hands", "0"}, {"hand_cap", "30"}}}};
+    if (preset == "spades")
+        return {{preset, {}},
+                {preset, {{"target_score", "250"}}},
+                {preset, {{"sandbag_penalty", "5"}, {"mercy_rule", "true"}}},
+                {preset, {{"sandbag_penalty", "off"}}},
+                {preset, {{"game_clock", "600"}}}};
+    return {{preset, {}},
+            {preset, {{"sandbag_penalty", "10"}}},
+            {preset, {{"target_score", "500"}, {"nil_value", "100"}}}};
+}
+
+}  // namespace sparts::testing
