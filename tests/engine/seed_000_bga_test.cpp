@@ -404,7 +404,9 @@ TEST_CASE("seed 000: shooting the moon gives 50 and everyone else 0; spades do n
     }
 }
 
-// The Hearts scoring sentences on the scoring function alone.
+// The Hearts scoring sentences on the scoring function alone: "All players are
+// awarded 40 points. Then, each heart they took during the hand subtracts 2 ...
+// The player who takes the queen of spades is penalized 26 points."
 TEST_CASE("seed 000: BGA Hearts scoring table") {
     auto score = [](std::vector<HeartsTake> takes) {
         std::vector<ScoreSheet> out(takes.size());

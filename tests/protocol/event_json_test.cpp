@@ -48,7 +48,7 @@ TEST_CASE("every kind of event has its wire form") {
     check_json(TrickWon{4, 1, 3, 4, {card("KH"), card("2H"), card("9C"), card("AH")}},
                R"({"type":"trick_won","trick":4,"leader":1,"winner":3,"cards":["KH","2H","9C","AH"]})");
     check_json(CenterTaken{2, 2, cards({"5D", "JK2"})},
-               R"({"type":"center_taken","seat":2,"count":2,"cards":["JK2","5D"]})");
+               R"({"type":"center_taken","seat":2,"count":2,"cards":["5D","JK2"]})");
 
     HandScored scored{};
     scored.hand = 3;
@@ -97,7 +97,7 @@ TEST_CASE("random games of every preset render every kind of event under its own
                              "cards_passed", "cards_received", "bidding_started", "bid_made", "play_started",
                              "card_played", "hearts_broken", "spades_broken", "trick_won", "center_taken",
                              "hand_scored", "bag_penalty", "game_over"}) {
-        INFO(kind);
+        INFO(std::string(kind));
         CHECK(seen.count(kind) == 1);
     }
 }
