@@ -24,6 +24,7 @@
 namespace sparts {
 
 inline constexpr int kMaxCenter = 32;
+inline constexpr int kMaxHandSize = 31;  // bids are a 32-bit mask
 
 // An explicitly stacked deal for one hand: each seat's cards and the center in
 // the order it was dealt (the two-player rule hands it out in that order).

@@ -1,4 +1,5 @@
 #include "engine/option.hpp"
+#include "engine/card.hpp"
 
 #include <charconv>
 #include <string>
@@ -44,6 +45,22 @@ std::optional<RuleError> set_seats(Ruleset& r, std::string_view v) {
     r.seats = *n;
     r.hand_size = default_hand_size(r.seats, r.decks, r.jokers);
     return std::nullopt;  // validate() checks the preset's own range
+}
+
+std::optional<RuleError> set_decks(Ruleset& r, std::string_view v) {
+    const auto n = to_int(v);
+    if (!n || *n < 1 || *n > kMaxDecks) return bad_value("decks", v, "1 or 2");
+    r.decks = *n;
+    r.hand_size = default_hand_size(r.seats, r.decks, r.jokers);
+    return std::nullopt;
+}
+
+std::optional<RuleError> set_jokers(Ruleset& r, std::string_view v) {
+    const auto n = to_int(v);
+    if (!n || *n < 0 || *n > kMaxJokers) return bad_value("jokers", v, "0 to 4");
+    r.jokers = *n;
+    r.hand_size = default_hand_size(r.seats, r.decks, r.jokers);
+    return std::nullopt;
 }
 
 std::optional<RuleError> set_game_length(Ruleset& r, std::string_view v) {
@@ -119,10 +136,17 @@ std::string get_sandbag(const Ruleset& r) {
 }
 
 const OptionInfo kOptions[] = {
-    {"seats", "sparts: 4-6; spartsel: 4-7", "Number of players; the deal follows seed 002's tables.",
+    {"seats", "sparts: 4-6; spartsel: 2-10", "Number of players; the deal follows seed 002's tables.",
      "001: \"4 players - 13 cards each / 5 players - 10 cards each (2 card kitty) / 6 players - 8 "
      "cards each (4 card kitty)\"; 002: \"Typical one deck deals would be: ...\"",
      fam(Family::sparts), set_seats, [](const Ruleset& r) { return std::to_string(r.seats); }},
+    {"decks", "1 | 2", "Number of 52-card decks (spartsel; sparts uses one).",
+     "002: \"Typical double deck deals would be: 7 Players 15 ea (3 in center, w/4 jokers) ...\"",
+     fam(Family::sparts), set_decks, [](const Ruleset& r) { return std::to_string(r.decks); }},
+    {"jokers", "0-4", "Number of jokers (spartsel): led, a joker wins and frees everyone; played later it never wins; it may always be played instead of following suit.",
+     "002: \"The joker is a veery wild card. If it is led, it always wins the trick; if it is played "
+     "after the lead, it will never win.\"",
+     fam(Family::sparts), set_jokers, [](const Ruleset& r) { return std::to_string(r.jokers); }},
     {"hands", "seats | 0 | 1-250", "Number of hands in the game (\"seats\": one a player; 0: no limit).",
      "001: \"Try playing one round for each player in the game.\"", fam(Family::sparts), set_hands,
      [](const Ruleset& r) { return r.hand_limit < 0 ? std::string("seats") : std::to_string(r.hand_limit); }},

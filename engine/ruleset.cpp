@@ -156,9 +156,12 @@ std::optional<RuleError> validate(const Ruleset& r) {
         case Preset::spades:
         case Preset::worldwinner_spades: e = seats_range(4, 4); break;
         case Preset::sparts: e = seats_range(4, 6); break;
-        case Preset::spartsel: e = seats_range(4, 7); break;
+        case Preset::spartsel: e = seats_range(2, 10); break;
     }
     if (e) return e;
+    if (r.preset != Preset::spartsel && (r.decks != 1 || r.jokers != 0))
+        return bad(ErrorCode::invalid_deal,
+                   std::string(to_string(r.preset)) + " uses one 52-card deck without jokers");
     if (r.decks < 1 || r.decks > kMaxDecks)
         return bad(ErrorCode::invalid_deal, "decks must be 1 or 2, not " + std::to_string(r.decks));
     if (r.jokers < 0 || r.jokers > kMaxJokers)
@@ -172,6 +175,10 @@ std::optional<RuleError> validate(const Ruleset& r) {
                    std::to_string(r.seats) + " hands of " + std::to_string(r.hand_size) +
                        " need " + std::to_string(r.seats * r.hand_size) + " cards, but only " +
                        std::to_string(r.cards_in_play()) + " are in play");
+    if (r.hand_size > kMaxHandSize)
+        return bad(ErrorCode::invalid_deal,
+                   std::to_string(r.seats) + " hands of " + std::to_string(r.hand_size) +
+                       " cards: at most " + std::to_string(kMaxHandSize) + " cards a hand");
     if (r.center_size() > kMaxCenter)
         return bad(ErrorCode::invalid_deal,
                    "the deal leaves " + std::to_string(r.center_size()) +

@@ -114,7 +114,7 @@ json to_json(const Event& event) {
 json to_json(const Event& event, Viewer viewer) {
     // redact() is the one place that says who may see what; whatever it
     // strips is left out altogether rather than sent as an empty list.
-    const Event seen = event; (void)viewer;
+    const Event seen = redact(event, viewer);
     json j = to_json(seen);
     if (has_secret_cards(seen) && cards_shown(seen).empty()) j.erase("cards");
     return j;

@@ -180,6 +180,9 @@ json to_json(const GameRecord& record) {
 
 std::string record_text(const GameRecord& record) {
     const json j = to_json(record);
+    // A name set by a program rather than read from JSON may hold bytes that are
+    // not UTF-8: write them as U+FFFD rather than fail.
+    const auto dump = [](const json& v) { return v.dump(-1, ' ', false, json::error_handler_t::replace); };
     std::string out = "{";
     bool first = true;
     for (const char* key : {"format", "version", "ruleset", "seats", "seed", "deals", "actions", "result"}) {
@@ -189,11 +192,11 @@ std::string record_text(const GameRecord& record) {
         first = false;
         out += std::string(key) + "\": ";
         if (std::string_view(key) == "ruleset") {
-            out += "{\"preset\":" + (*it)["preset"].dump() + ",\"options\":" + (*it)["options"].dump() + "}";
+            out += "{\"preset\":" + dump(it->at("preset")) + ",\"options\":" + dump(it->at("options")) + "}";
             continue;
         }
         if (!it->is_array() || it->empty() || std::string_view(key) == "seats") {
-            out += it->dump();
+            out += dump(*it);
             continue;
         }
         out += "[";
@@ -201,12 +204,12 @@ std::string record_text(const GameRecord& record) {
             const json& item = (*it)[i];
             out += i ? ",\n    " : "\n    ";
             if (std::string_view(key) != "actions") {
-                out += item.dump();
+                out += dump(item);
                 continue;
             }
-            out += "{\"seat\":" + item["seat"].dump() + ",\"type\":" + item["type"].dump();
+            out += "{\"seat\":" + dump(item.at("seat")) + ",\"type\":" + dump(item.at("type"));
             for (const auto& [name, value] : item.items())
-                if (name != "seat" && name != "type") out += ",\"" + name + "\":" + value.dump();
+                if (name != "seat" && name != "type") out += ",\"" + name + "\":" + dump(value);
             out += "}";
         }
         out += "\n  ]";

@@ -101,7 +101,7 @@ private:
     void tell(std::span<const Event> events) {
         for (const Event& e : events) {
             if (const auto* over = std::get_if<GameOver>(&e)) record_.result = result_of(*over);
-            const std::string words = in_words(e, game_.rules(), me_);
+            const std::string words = in_words(redact(e, me_), game_.rules(), me_);
             if (!words.empty()) std::cout << words << "\n";
         }
     }

@@ -25,9 +25,15 @@ inline std::vector<Variant> variants_of(const std::string& preset) {
                 {preset, {{"seats", "4"}, {"hands", "8"}}}};
     if (preset == "spartsel")
         return {{preset, {}},
-                {preset, {{"seats", "5"}}},
+                {preset, {{"seats", "2"}}},
+                {preset, {{"seats", "3"}, {"scoring", "sparts"}}},
+                {preset, {{"seats", "4"}, {"jokers", "2"}}},
+                {preset, {{"seats", "5"}, {"jokers", "3"}}},
                 {preset, {{"seats", "6"}, {"scoring", "sparts"}}},
-                {preset, {{"seats", "7"}}},
+                {preset, {{"seats", "7"}, {"decks", "2"}, {"jokers", "4"}}},
+                {preset, {{"seats", "8"}, {"decks", "2"}, {"jokers", "4"}}},
+                {preset, {{"seats", "9"}, {"decks", "2"}}},
+                {preset, {{"seats", "10"}, {"decks", "2"}, {"jokers", "3"}}},
                 {preset, {{"target_score", "150"}, {"hands", "0"}, {"hand_cap", "30"}}}};
     if (preset == "spades")
         return {{preset, {}},

@@ -170,10 +170,12 @@ TEST_CASE("sparts play takes commands from standard input and ends cleanly at it
     }
 }
 
-TEST_CASE("sparts play reaches the end of a game driven through standard input") {
-    // Learn seat 0's hand, then pass three of its cards, bid 0, and offer every
-    // card in turn at each prompt: the engine refuses the illegal ones.
-    const auto first = run_sparts("play --seed 8 --option hands=1");
+TEST_CASE("sparts play reaches the end of a game driven through standard input, showing no hidden card") {
+    // Five players, so that two cards go to the center and someone takes them
+    // unseen. Learn seat 0's hand, then pass three of its cards, bid 0, and offer
+    // every card in turn at each prompt: the engine refuses the illegal ones.
+    const std::string game = "play --seed 8 --option seats=5 --option hands=1";
+    const auto first = run_sparts(game);
     REQUIRE(first.exit_code == 0);
     std::smatch dealt;
     REQUIRE(std::regex_search(first.out, dealt, std::regex("You are dealt: ([^\\n]*)")));
@@ -181,17 +183,26 @@ TEST_CASE("sparts play reaches the end of a game driven through standard input")
     std::string a, b, c;
     hand >> a >> b >> c;
     std::string input = "pass " + a + " " + b + " " + c + "\nbid 0\n";
-    for (int trick = 0; trick < 13; ++trick)
+    for (int trick = 0; trick < 10; ++trick)
         for (Card card : CardSet::deck(1, 0)) input += to_string(card) + "\n";
 
-    const auto run = run_sparts("play --seed 8 --option hands=1", input);
+    const auto run = run_sparts(game, input);
     CHECK(run.exit_code == 0);
-    CHECK(run.out.find("You pass ") != std::string::npos);
+    std::smatch passed;
+    REQUIRE(std::regex_search(run.out, passed, std::regex("You pass ([^\\n]*) to seat 1\\.")));
+    CHECK(std::regex_replace(passed[1].str(), std::regex(" +"), " ") == a + " " + b + " " + c);
     CHECK(run.out.find("You bid 0.") != std::string::npos);
     CHECK(run.out.find("Not allowed: ") != std::string::npos);
     CHECK(run.out.find("Hand 1 scored:") != std::string::npos);
     CHECK(run.out.find("=== Game over (hand_limit) after 1 hand(s) ===") != std::string::npos);
     CHECK(run.out.find("End of input") == std::string::npos);
+
+    // Another seat's passed cards and center cards are told without the cards.
+    std::smatch line;
+    REQUIRE(std::regex_search(run.out, line, std::regex("Seat [1-4] takes the 2 center card\\(s\\)([^\\n]*)")));
+    CHECK(line[1].str() == ".");
+    REQUIRE(std::regex_search(run.out, line, std::regex("Seat [1-4] has passed([^\\n]*)")));
+    CHECK(line[1].str() == ".");
 }
 
 TEST_CASE("sparts rules prints every option with its default in each preset") {
