@@ -39,8 +39,8 @@ int replay_command(std::span<const std::string> argv) {
         }
         if (args.flag("--pretty")) {
             pretty = true;
-        } else if (auto p = args.positional(); p && !file) {
-            file = *p;
+        } else if (!file && (file = args.positional())) {
+            continue;
         } else {
             error = args.unexpected();
         }

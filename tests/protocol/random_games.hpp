@@ -53,10 +53,13 @@ inline Ruleset ruleset(const std::string& preset, std::vector<OptionSetting> opt
     return *r;
 }
 
-// One ruleset of each preset, and the sparts table with a center.
+// One ruleset of each preset, a sparts table with a center, and a spartsel
+// table with two decks and jokers (cards named "QS'" and "JK1").
 inline std::vector<Ruleset> sample_rulesets() {
     return {ruleset("bga-sparts"), ruleset("sparts"), ruleset("sparts", {{"seats", "5"}}),
-            ruleset("spartsel", {{"seats", "6"}}), ruleset("spades"), ruleset("worldwinner-spades")};
+            ruleset("spartsel", {{"seats", "6"}}),
+            ruleset("spartsel", {{"seats", "6"}, {"decks", "2"}, {"jokers", "2"}}),
+            ruleset("spades"), ruleset("worldwinner-spades")};
 }
 
 }  // namespace sparts::test

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cstdlib>
 #include <filesystem>
@@ -42,9 +43,12 @@ inline std::string quoted(const std::string& s) {
 }
 
 // `arguments` is shell text appended to the `sparts` binary's path.
-inline ProgramRun run_sparts(const std::string& arguments, const std::string& input = "",
-                             const std::string& scratch = "run") {
-    const auto dir = std::filesystem::path(SPARTS_BINARY_DIR) / "tool-test-scratch" / ("io-" + scratch);
+inline ProgramRun run_sparts(const std::string& arguments, const std::string& input = "") {
+    // ctest may run several of these test programs at once: each run has its own files.
+    static int runs = 0;
+    const auto dir = std::filesystem::path(SPARTS_BINARY_DIR) / "tool-test-scratch" /
+                     ("io-" + std::to_string(getpid()) + "-" + std::to_string(++runs));
+    std::filesystem::remove_all(dir);
     std::filesystem::create_directories(dir);
     write_whole(dir / "stdin", input);
     const std::string command = quoted(SPARTS_CLI) + " " + arguments + " <" + quoted((dir / "stdin").string()) +
@@ -54,6 +58,7 @@ inline ProgramRun run_sparts(const std::string& arguments, const std::string& in
     run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
     run.out = read_whole(dir / "stdout");
     run.err = read_whole(dir / "stderr");
+    std::filesystem::remove_all(dir);
     return run;
 }
 
