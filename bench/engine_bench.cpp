@@ -2,6 +2,7 @@
 // core (events included), reporting games and card plays per second, heap
 // allocations per card play after warm-up, and the size of a game's state.
 //   build/bench/engine_bench [--seconds S] [--preset NAME]
+// The last row is spartsel at 10 seats with two decks and four jokers.
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -9,6 +10,7 @@
 #include <cstring>
 #include <new>
 #include <string>
+#include <vector>
 
 #include "engine/game.hpp"
 #include "engine/random_policy.hpp"
@@ -83,11 +85,21 @@ int main(int argc, char** argv) {
     std::printf("%-20s %10s %14s %14s %12s %16s\n", "preset", "games/s", "card plays/s", "actions/s", "events/s",
                 "allocs/play*");
     std::puts("(* heap allocations per card play, counted from the first action to game over)");
+    struct Row {
+        std::string name;
+        Ruleset rules;
+    };
+    std::vector<Row> rows;
     for (int p = 0; p < kPresetCount; ++p) {
         const auto preset = static_cast<Preset>(p);
-        if (!only.empty() && only != to_string(preset)) continue;
-        const Figures f = run(preset_ruleset(preset), seconds);
-        std::printf("%-20s %10.0f %14.0f %14.0f %12.0f %16.4f\n", to_string(preset), f.games / f.seconds,
+        rows.push_back({to_string(preset), preset_ruleset(preset)});
+    }
+    const std::vector<OptionSetting> big = {{"seats", "10"}, {"decks", "2"}, {"jokers", "4"}};
+    rows.push_back({"spartsel-10x2d4j", *make_ruleset("spartsel", big)});
+    for (const Row& row : rows) {
+        if (!only.empty() && only != row.name) continue;
+        const Figures f = run(row.rules, seconds);
+        std::printf("%-20s %10.0f %14.0f %14.0f %12.0f %16.4f\n", row.name.c_str(), f.games / f.seconds,
                     f.plays / f.seconds, f.actions / f.seconds, f.events / f.seconds,
                     static_cast<double>(f.allocations) / static_cast<double>(f.plays));
     }
