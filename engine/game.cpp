@@ -387,9 +387,9 @@ CardSet Game::playable(Seat seat) const {
         const CardSet follow = of_suit(hand, led.suit());
         if (!follow.empty()) allowed = follow | (hand & CardSet::jokers());
     }
-    if (first_trick && h.no_points_first_trick) {
-        const CardSet clean = allowed & ~(kHearts | kQueensOfSpades);
-        if (!clean.empty()) allowed = clean;
+    if (first_trick && (h.no_points_first_trick || h.mercy_first_trick)) {
+        const CardSet clean = allowed & ~(kHearts | (h.mercy_first_trick ? kSpades : kQueensOfSpades));
+        if (!clean.empty()) allowed = clean;  // unless the hand holds nothing else
     }
     return allowed;
 }
@@ -414,6 +414,8 @@ std::optional<RuleError> Game::check_play(Seat seat, Card card) const {
             return error(ErrorCode::must_follow_suit,
                          "you must follow " + std::string(suit_name(led.suit())));
     }
+    if (h.mercy_first_trick)
+        return error(ErrorCode::mercy_first_trick, "no heart nor spade may be played on the first trick");
     return error(ErrorCode::no_points_on_first_trick,
                  "no heart nor the queen of spades may be played on the first trick");
 }
@@ -469,9 +471,10 @@ void Game::finish_trick() {
 
     const int center_left = s_.center_size - s_.center_given;
     if (center_left > 0) {
-        if (rules_.center_rule == CenterRule::two_player || rules_.seats == 2) {
+        if (rules_.seats == 2) {
             give_center(winner, std::min(center_left, s_.trick_number == 1 ? 2 : 1));
-        } else if (s_.center_taker == kNoSeat && cards.intersects(kHearts | kQueensOfSpades)) {
+        } else if (rules_.center_rule == CenterRule::first_trick ||
+                   cards.intersects(kHearts | kQueensOfSpades)) {
             give_center(winner, center_left);
         }
     }
@@ -544,10 +547,12 @@ void Game::score_hand() {
         }
         case HandKind::sparts: {
             const int tv = rules_.effective_trick_value();
+            std::array<CardSet, kMaxSeats> won{};
+            std::copy(s_.won.begin(), s_.won.begin() + n, won.begin());
+            const auto counts = sparts_counts(std::span(won.data(), static_cast<std::size_t>(n)), rules_);
             for (int s = 0; s < n; ++s) {
                 ScoreSheet sheet = sparts_trick_score(s_.bids[s], s_.tricks[s], rules_.scoring_column, tv);
-                const ScoreSheet count = sparts_count(s_.won[s]);
-                for (int c = 0; c < kScoreComponentCount; ++c) sheet[c] = static_cast<std::int16_t>(sheet[c] + count[c]);
+                for (int c = 0; c < kScoreComponentCount; ++c) sheet[c] = static_cast<std::int16_t>(sheet[c] + counts[s][c]);
                 sheets[s] = sheet;
                 hs.sides[s].bid = s_.bids[s];
             }

@@ -39,6 +39,7 @@ HandRules hand_rules(const Ruleset& r, HandKind kind, int hand, int hearts_hands
             h.first_lead = FirstLead::lowest_club;
             h.hearts_restricted = true;
             h.queen_breaks_hearts = r.queen_breaks_hearts;
+            h.mercy_first_trick = r.first_trick_mercy;
             break;
         }
         case HandKind::undecided: break;

@@ -22,7 +22,8 @@ struct HandRules {
     bool queen_breaks_hearts = false;
     bool spades_restricted = false;   // spades may not be led until broken
     SpadesBreak spades_break = SpadesBreak::any_spade;
-    bool no_points_first_trick = false;  // no heart nor queen of spades on trick 1
+    bool no_points_first_trick = false;  // bga traditional: no heart nor queen of spades on trick 1
+    bool mercy_first_trick = false;      // spartsel mercy: no heart nor spade on trick 1
     bool operator==(const HandRules&) const = default;
 };
 

@@ -63,6 +63,23 @@ std::optional<RuleError> set_jokers(Ruleset& r, std::string_view v) {
     return std::nullopt;
 }
 
+#define BOOL_OPTION(NAME, FIELD)                                                             \
+    [](Ruleset& r, std::string_view v) -> std::optional<RuleError> {                         \
+        const auto b = to_bool(v);                                                           \
+        if (!b) return bad_value(NAME, v, "true or false");                                 \
+        r.FIELD = *b;                                                                        \
+        return std::nullopt;                                                                 \
+    }
+
+std::optional<RuleError> set_center_cards(Ruleset& r, std::string_view v) {
+    if (v == "first-heart-or-queen") r.center_rule = CenterRule::first_heart_or_queen;
+    else if (v == "first-trick") r.center_rule = CenterRule::first_trick;
+    else return bad_value("center_cards", v, "first-heart-or-queen or first-trick");
+    return std::nullopt;
+}
+
+std::string bool_text(bool b) { return b ? "true" : "false"; }
+
 std::optional<RuleError> set_game_length(Ruleset& r, std::string_view v) {
     const auto n = to_int(v);
     if (!n || (*n != 200 && *n != 400 && *n != 800)) return bad_value("game_length", v, "200, 400 or 800");
@@ -157,6 +174,31 @@ const OptionInfo kOptions[] = {
      "declare a number that would make the total declared equal to the number available.\"",
      fam(Family::sparts), set_scoring,
      [](const Ruleset& r) { return std::string(r.scoring_column == ScoringColumn::sparts ? "sparts" : "spartsel"); }},
+    {"center_cards", "first-heart-or-queen | first-trick",
+     "Who takes the center cards: the first player to capture a heart or the queen of spades, or "
+     "the winner of the first trick. Two-player tables always give 2 to the first trick and 1 to each later one.",
+     "002: \"The center cards are given to the first player capturing a trick with a heart or with "
+     "the queen of spades.\"; RULINGS.md: \"(option: to the winner of the first trick instead, as some "
+     "Hearts variants do)\"",
+     fam(Family::sparts), set_center_cards,
+     [](const Ruleset& r) {
+         return std::string(r.center_rule == CenterRule::first_trick ? "first-trick" : "first-heart-or-queen");
+     }},
+    {"mooning", "true | false",
+     "Whoever takes all the hearts and the queen(s) of spades counts 0 for them and every other player "
+     "counts the deck's negative total (-35 a deck; -26 with ten_of_hearts_minus_one); the jack is scored apart.",
+     "002: \"When one person takes all the hearts and the queen of spades, their heart total is 0 and "
+     "everyone else's is -35 (or the total of the negatives). The jack of diamonds is scored separately.\"",
+     fam(Family::sparts), BOOL_OPTION("mooning", mooning), [](const Ruleset& r) { return bool_text(r.mooning); }},
+    {"ten_of_hearts_minus_one", "true | false", "The 10 of hearts counts -1 instead of -10.",
+     "002: \"10 of Hearts- The 10 of hearts only counts as -1.\"", fam(Family::sparts),
+     BOOL_OPTION("ten_of_hearts_minus_one", ten_of_hearts_minus_one),
+     [](const Ruleset& r) { return bool_text(r.ten_of_hearts_minus_one); }},
+    {"mercy", "true | false",
+     "No heart and no spade may be played on the first trick unless the hand holds nothing else "
+     "(Spartsel's mercy; not the Spades mercy_rule).",
+     "002: \"Mercy- Neither hearts nor trump can be played on the first trick.\"", fam(Family::sparts),
+     BOOL_OPTION("mercy", first_trick_mercy), [](const Ruleset& r) { return bool_text(r.first_trick_mercy); }},
     {"target_score", "0 | 1-10000", "The game ends after the hand in which a side reaches it (0: no target).",
      "002: \"Games can be played to a number of points\"; 003: \"Winning Score (500 points by "
      "default)\"; 004: \"Be the first team to reach 250 points.\"",
@@ -186,7 +228,8 @@ const OptionInfo kOptions[] = {
      fam(Family::spades), set_mercy_rule,
      [](const Ruleset& r) { return std::string(r.mercy_score ? "true" : "false"); }},
     {"game_clock", "0 | 1-86400", "Seconds on the game clock (0: none); when it runs out the game ends as of the last completed hand.",
-     "004: \"You have 10 minutes to complete each game of Spades.\"", fam(Family::spades),
+     "004: \"You have 10 minutes to complete each game of Spades.\"; 002: \"Games can be played to a "
+     "number of points, or to a number of hands or to a time\"", fam(Family::spades) | fam(Family::sparts),
      INT_OPTION("game_clock", 0, 86400, game_clock_seconds),
      [](const Ruleset& r) { return std::to_string(r.game_clock_seconds); }},
     {"hand_cap", "1-250", "Every game ends after this many hands at the most, scored as it stands.",
@@ -195,6 +238,7 @@ const OptionInfo kOptions[] = {
 };
 
 #undef INT_OPTION
+#undef BOOL_OPTION
 
 }  // namespace
 

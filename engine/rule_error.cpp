@@ -15,6 +15,7 @@ const char* to_string(ErrorCode code) {
         case ErrorCode::hearts_not_broken: return "hearts_not_broken";
         case ErrorCode::spades_not_broken: return "spades_not_broken";
         case ErrorCode::no_points_on_first_trick: return "no_points_on_first_trick";
+        case ErrorCode::mercy_first_trick: return "mercy_first_trick";
         case ErrorCode::bid_out_of_range: return "bid_out_of_range";
         case ErrorCode::dealer_cannot_make_total: return "dealer_cannot_make_total";
         case ErrorCode::pass_wrong_count: return "pass_wrong_count";

@@ -24,6 +24,7 @@ enum class ErrorCode : std::uint8_t {
     hearts_not_broken,
     spades_not_broken,
     no_points_on_first_trick,
+    mercy_first_trick,
     bid_out_of_range,
     dealer_cannot_make_total,
     pass_wrong_count,

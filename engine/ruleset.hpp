@@ -31,7 +31,9 @@ enum class FirstLead : std::uint8_t {
 };
 enum class SpadesBreak : std::uint8_t { any_spade, spade_not_led };
 enum class BagRule : std::uint8_t { none, penalty, bag_back };
-enum class CenterRule : std::uint8_t { first_heart_or_queen, two_player };
+// Who takes the center cards. Two-player tables always hand them out trick by
+// trick (2 to the first trick's winner, 1 to each later winner).
+enum class CenterRule : std::uint8_t { first_heart_or_queen, first_trick };
 
 struct Ruleset {
     Preset preset = Preset::sparts;
@@ -57,6 +59,9 @@ struct Ruleset {
     int trick_value = 10;          // 0: by table size (seed 002, spartsel)
     bool queen_breaks_hearts = false;
     int pass_count = 3;
+    bool mooning = false;          // seed 002 "Mooning"
+    bool ten_of_hearts_minus_one = false;  // seed 002 "10 of Hearts"
+    bool first_trick_mercy = false;        // seed 002 "Mercy": no heart nor spade on trick 1
 
     // Spades hands (seeds 000, 003, 004).
     int min_bid = 0;               // lowest non-nil bid

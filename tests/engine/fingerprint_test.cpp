@@ -19,7 +19,7 @@ using namespace sparts::testing;
 
 namespace {
 
-constexpr std::uint64_t kFingerprint = 0xb3468954299304e3ULL;
+constexpr std::uint64_t kFingerprint = 0xcfdfa1777574c75bULL;
 
 std::uint64_t fingerprint() {
     std::uint64_t h = fnv1a("");

@@ -130,7 +130,7 @@ bool exhaustive_probe(Game& g, Seat seat, Stats& st) {
     return ok;
 }
 
-bool check_event(const Event& e, const Knowledge& k, const std::vector<Viewer>& vs, int decks) {
+bool check_event(const Event& e, const Knowledge& k, const std::vector<Viewer>& vs, const Ruleset& rules) {
     for (Viewer v : vs) {
         const CardSet leaked = cards_shown(redact(e, v)) & ~k.allowed(v);
         if (!leaked.empty()) {
@@ -139,12 +139,16 @@ bool check_event(const Event& e, const Knowledge& k, const std::vector<Viewer>& 
         }
     }
     if (auto* hs = std::get_if<HandScored>(&e); hs && hs->kind == HandKind::sparts) {
+        // Without a moon, a deck's count totals -25 (-16 when the 10 of hearts counts -1).
         int count = 0;
-        for (int i = 0; i < hs->side_count; ++i)
+        bool moon = false;
+        for (int i = 0; i < hs->side_count; ++i) {
+            moon |= hs->sides[i].delta[static_cast<int>(ScoreComponent::moon)] != 0;
             for (auto c : {ScoreComponent::hearts, ScoreComponent::queen_of_spades, ScoreComponent::ten_of_hearts,
                            ScoreComponent::jack_of_diamonds})
                 count += hs->sides[i].delta[static_cast<int>(c)];
-        if (count != -25 * decks) {
+        }
+        if (!moon && count != (rules.ten_of_hearts_minus_one ? -16 : -25) * rules.decks) {
             FAIL_CHECK("the count of hand " << int(hs->hand) << " totals " << count);
             return false;
         }
@@ -193,7 +197,7 @@ bool play_one(const Ruleset& rules, std::uint64_t seed, bool exhaustive, Stats& 
     auto observe = [&](std::span<const Event> events) {
         for (const Event& e : events) {
             k.learn(e);
-            if (!check_event(e, k, vs, rules.decks)) return false;
+            if (!check_event(e, k, vs, rules)) return false;
         }
         h = hash_events(events, h);
         return true;

@@ -22,7 +22,8 @@ inline std::vector<Variant> variants_of(const std::string& preset) {
                 {preset, {{"game_length", "800"}, {"hearts_mode", "traditional"}}}};
     if (preset == "sparts")
         return {{preset, {}}, {preset, {{"seats", "5"}}}, {preset, {{"seats", "6"}}},
-                {preset, {{"seats", "4"}, {"hands", "8"}}}};
+                {preset, {{"seats", "4"}, {"hands", "8"}}},
+                {preset, {{"seats", "6"}, {"mooning", "true"}, {"center_cards", "first-trick"}}}};
     if (preset == "spartsel")
         return {{preset, {}},
                 {preset, {{"seats", "2"}}},
@@ -34,7 +35,11 @@ inline std::vector<Variant> variants_of(const std::string& preset) {
                 {preset, {{"seats", "8"}, {"decks", "2"}, {"jokers", "4"}}},
                 {preset, {{"seats", "9"}, {"decks", "2"}}},
                 {preset, {{"seats", "10"}, {"decks", "2"}, {"jokers", "3"}}},
-                {preset, {{"target_score", "150"}, {"hands", "0"}, {"hand_cap", "30"}}}};
+                {preset, {{"target_score", "150"}, {"hands", "0"}, {"hand_cap", "30"}}},
+                {preset, {{"mooning", "true"}, {"ten_of_hearts_minus_one", "true"}}},
+                {preset, {{"seats", "5"}, {"mercy", "true"}, {"center_cards", "first-trick"}}},
+                {preset, {{"seats", "9"}, {"decks", "2"}, {"jokers", "2"}, {"mooning", "true"}, {"mercy", "true"}}},
+                {preset, {{"seats", "2"}, {"mercy", "true"}, {"ten_of_hearts_minus_one", "true"}, {"game_clock", "600"}}}};
     if (preset == "spades")
         return {{preset, {}},
                 {preset, {{"target_score", "250"}}},
