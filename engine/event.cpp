@@ -47,7 +47,7 @@ const char* to_string(ScoreComponent c) {
 const char* event_name(const Event& e) {
     static constexpr const char* names[] = {
         "hand_started", "cards_dealt", "choice_started", "hand_kind_chosen", "passing_started",
-        "cards_passed", "cards_received", "bidding_started", "bid_made", "play_started",
+        "cards_passed", "cards_received", "bidding_started", "bid_made", "bids_revealed", "play_started",
         "card_played", "hearts_broken", "spades_broken", "trick_won", "center_taken",
         "hand_scored", "bag_penalty", "game_over"};
     static_assert(std::size(names) == std::variant_size_v<Event>);
@@ -92,7 +92,15 @@ std::string describe(const Event& ev) {
             } else if constexpr (std::is_same_v<T, BiddingStarted>) {
                 s += " first=" + n(e.first);
             } else if constexpr (std::is_same_v<T, BidMade>) {
-                s += " seat=" + n(e.seat) + " bid=" + (e.nil ? std::string("nil") : n(e.bid));
+                s += " seat=" + n(e.seat) + " bid=" +
+                     (e.bid == kHiddenBid ? std::string("hidden") : e.nil ? std::string("nil") : n(e.bid));
+                if (e.secret) s += " secret";
+            } else if constexpr (std::is_same_v<T, BidsRevealed>) {
+                s += " bids=";
+                for (int i = 0; i < e.count; ++i) {
+                    if (i) s += ',';
+                    s += n(e.bids[i]);
+                }
             } else if constexpr (std::is_same_v<T, PlayStarted>) {
                 s += " leader=" + n(e.leader);
             } else if constexpr (std::is_same_v<T, CardPlayed>) {

@@ -52,10 +52,18 @@ struct CardsReceived {
 struct BiddingStarted {
     Seat first;
 };
+inline constexpr std::int8_t kHiddenBid = -2;  // a secret bid, as others see it
 struct BidMade {
     Seat seat;
-    std::int8_t bid;
+    std::int8_t bid;  // secret: with secret bids, the bidder only (kHiddenBid for others)
     bool nil;
+    bool secret;
+};
+// Secret bids are revealed when the hand is scored (seed 002: "After the play,
+// bids are revealed for scoring purposes.").
+struct BidsRevealed {
+    std::uint8_t count;
+    std::array<std::int8_t, kMaxSeats> bids;
 };
 struct PlayStarted {
     Seat leader;
@@ -137,7 +145,7 @@ struct GameOver {
 };
 
 using Event = std::variant<HandStarted, CardsDealt, ChoiceStarted, HandKindChosen, PassingStarted,
-                           CardsPassed, CardsReceived, BiddingStarted, BidMade, PlayStarted,
+                           CardsPassed, CardsReceived, BiddingStarted, BidMade, BidsRevealed, PlayStarted,
                            CardPlayed, HeartsBroken, SpadesBroken, TrickWon, CenterTaken,
                            HandScored, BagPenalty, GameOver>;
 

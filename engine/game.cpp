@@ -360,7 +360,7 @@ std::optional<RuleError> Game::check_bid(Seat seat, int bid) const {
 void Game::on_bid(Seat seat, int bid) {
     s_.bids[seat] = static_cast<std::int8_t>(bid);
     ++s_.bids_made;
-    emit(BidMade{seat, static_cast<std::int8_t>(bid), s_.hand_rules.nil_allowed && bid == 0});
+    emit(BidMade{seat, static_cast<std::int8_t>(bid), s_.hand_rules.nil_allowed && bid == 0, rules_.secret_bids});
     if (s_.bids_made == rules_.seats) {
         begin_play();
     } else {
@@ -503,6 +503,8 @@ void Game::give_center(Seat seat, int count) {
 void Game::score_hand() {
     const int n = rules_.seats, sides = rules_.sides();
     const HandKind kind = s_.hand_rules.kind;
+    if (rules_.secret_bids && s_.hand_rules.bidding)
+        emit(BidsRevealed{static_cast<std::uint8_t>(n), s_.bids});
     HandScored hs{};
     hs.hand = s_.hand;
     hs.kind = kind;
@@ -657,7 +659,9 @@ std::string Game::check_invariants() const {
     for (int s = 0; s < n && e.empty(); ++s) {
         e = place(s_.hands[s], "hand");
         if (e.empty()) e = place(s_.won[s], "won");
-        if (e.empty() && s_.phase == Phase::passing && (s_.passed_mask & bit(s))) e = place(s_.passed[s], "passing");
+        // Cards in transit: passed, not yet received (also when the clock ends the game mid-pass).
+        const bool in_transit = s_.passed_mask != (1u << n) - 1 && (s_.passed_mask & bit(s));
+        if (e.empty() && in_transit) e = place(s_.passed[s], "passing");
     }
     if (!e.empty()) return e;
     CardSet trick;

@@ -199,6 +199,12 @@ const OptionInfo kOptions[] = {
      "(Spartsel's mercy; not the Spades mercy_rule).",
      "002: \"Mercy- Neither hearts nor trump can be played on the first trick.\"", fam(Family::sparts),
      BOOL_OPTION("mercy", first_trick_mercy), [](const Ruleset& r) { return bool_text(r.first_trick_mercy); }},
+    {"secret_bids", "true | false",
+     "Bids are hidden from every other player, in every view and event, until the hand is scored; the "
+     "Spartsel dealer rule still applies.",
+     "002: \"Secret Bids- Bids are secretly recorded before the play of the hand. After the play, bids "
+     "are revealed for scoring purposes.\"; RULINGS.md: \"Secret bids do not lift the Spartsel dealer rule.\"",
+     fam(Family::sparts), BOOL_OPTION("secret_bids", secret_bids), [](const Ruleset& r) { return bool_text(r.secret_bids); }},
     {"target_score", "0 | 1-10000", "The game ends after the hand in which a side reaches it (0: no target).",
      "002: \"Games can be played to a number of points\"; 003: \"Winning Score (500 points by "
      "default)\"; 004: \"Be the first team to reach 250 points.\"",

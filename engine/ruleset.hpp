@@ -62,6 +62,7 @@ struct Ruleset {
     bool mooning = false;          // seed 002 "Mooning"
     bool ten_of_hearts_minus_one = false;  // seed 002 "10 of Hearts"
     bool first_trick_mercy = false;        // seed 002 "Mercy": no heart nor spade on trick 1
+    bool secret_bids = false;              // seed 002 "Secret Bids"
 
     // Spades hands (seeds 000, 003, 004).
     int min_bid = 0;               // lowest non-nil bid

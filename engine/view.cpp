@@ -28,6 +28,9 @@ SeatView view_of(const Game& game, Viewer viewer) {
     v.center_taker = s.center_taker;
 
     v.bids = s.bids;
+    if (r.secret_bids)
+        for (int i = 0; i < r.seats; ++i)
+            if (i != viewer && v.bids[i] >= 0) v.bids[i] = kHiddenBid;
     v.trick = s.trick;
     v.trick_number = s.trick_number;
     v.tricks = s.tricks;
@@ -62,6 +65,9 @@ Event redact(const Event& event, Viewer viewer) {
             } else if constexpr (std::is_same_v<T, CardsReceived>) {
                 return CardsReceived{e.seat, e.from, e.count,
                                      viewer == e.seat || viewer == e.from ? e.cards : CardSet()};
+            } else if constexpr (std::is_same_v<T, BidMade>) {
+                const bool shown = !e.secret || viewer == e.seat;
+                return BidMade{e.seat, shown ? e.bid : kHiddenBid, shown && e.nil, e.secret};
             } else if constexpr (std::is_same_v<T, CenterTaken>) {
                 return CenterTaken{e.seat, e.count, viewer == e.seat ? e.cards : CardSet()};
             } else {

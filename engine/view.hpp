@@ -36,7 +36,7 @@ struct SeatView {
     Seat center_taker = kNoSeat;
     CardSet center_cards;          // only the center cards the viewer took
 
-    std::array<std::int8_t, kMaxSeats> bids{};
+    std::array<std::int8_t, kMaxSeats> bids{};  // -1: not yet; kHiddenBid: a secret bid
     Trick trick{};
     std::uint8_t trick_number = 0;
     std::array<std::uint8_t, kMaxSeats> tricks{};

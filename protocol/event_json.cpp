@@ -61,7 +61,17 @@ json members(const Event& event) {
                 return {{"seat", e.seat}, {"from", e.from}, {"count", e.count}, {"cards", to_json(e.cards)}};
             },
             [](const BiddingStarted& e) -> json { return {{"first", e.first}}; },
-            [](const BidMade& e) -> json { return {{"seat", e.seat}, {"bid", e.nil ? json("nil") : json(e.bid)}}; },
+            [](const BidMade& e) -> json {
+                json j = {{"seat", e.seat}};
+                if (e.bid != kHiddenBid) j["bid"] = e.nil ? json("nil") : json(e.bid);  // absent: secret
+                if (e.secret) j["secret"] = true;
+                return j;
+            },
+            [](const BidsRevealed& e) -> json {
+                json bids = json::array();
+                for (int i = 0; i < e.count; ++i) bids.push_back(e.bids[i]);
+                return {{"bids", std::move(bids)}};
+            },
             [](const PlayStarted& e) -> json { return {{"leader", e.leader}}; },
             [](const CardPlayed& e) -> json {
                 return {{"seat", e.seat}, {"card", to_json(e.card)}, {"trick", e.trick}};

@@ -24,7 +24,8 @@ json seats_in(std::uint16_t mask, int seats) {
 }
 
 json bid_json(int bid, bool zero_bid_is_nil) {
-    if (bid < 0) return nullptr;  // not bid yet
+    if (bid == kHiddenBid) return "secret";  // made, but hidden from this viewer
+    if (bid < 0) return nullptr;            // not bid yet
     if (bid == 0 && zero_bid_is_nil) return "nil";
     return bid;
 }

@@ -108,7 +108,15 @@ std::string in_words(const Event& event, const Ruleset& rules, Seat me) {
                 return "Bidding starts with " + seat_name(e.first, me) + ".";
             },
             [&](const BidMade& e) -> std::string {
-                return does(e.seat, me, "bid") + " " + (e.nil ? std::string("nil") : std::to_string(e.bid)) + ".";
+                if (e.bid == kHiddenBid) return does(e.seat, me, "bid") + " in secret.";
+                return does(e.seat, me, "bid") + " " + (e.nil ? std::string("nil") : std::to_string(e.bid)) +
+                       (e.secret ? " (secret)." : ".");
+            },
+            [&](const BidsRevealed& e) -> std::string {
+                std::string s = "The bids are revealed:";
+                for (int i = 0; i < e.count; ++i)
+                    s += (i ? ", " : " ") + seat_name(static_cast<Seat>(i), me) + " " + std::to_string(e.bids[i]);
+                return s + ".";
             },
             [&](const PlayStarted& e) -> std::string {
                 return cap(seat_name(e.leader, me)) + (e.leader == me ? " lead" : " leads") + " the first trick.";

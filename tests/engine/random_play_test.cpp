@@ -132,6 +132,11 @@ bool exhaustive_probe(Game& g, Seat seat, Stats& st) {
 
 bool check_event(const Event& e, const Knowledge& k, const std::vector<Viewer>& vs, const Ruleset& rules) {
     for (Viewer v : vs) {
+        if (auto* b = std::get_if<BidMade>(&e); b && b->secret && v != b->seat &&
+                                               std::get<BidMade>(redact(e, v)).bid != kHiddenBid) {
+            FAIL_CHECK("a secret bid of seat " << int(b->seat) << " reached viewer " << int(v));
+            return false;
+        }
         const CardSet leaked = cards_shown(redact(e, v)) & ~k.allowed(v);
         if (!leaked.empty()) {
             FAIL_CHECK("event " << describe(e) << " shows " << to_string(leaked.first()) << " to viewer " << int(v));
@@ -165,6 +170,12 @@ bool check_views(const Game& g, const Knowledge& k, const std::vector<Viewer>& v
         if (!leaked.empty()) {
             FAIL_CHECK("the view of viewer " << int(v) << " shows " << to_string(leaked.first()));
             return false;
+        }
+        for (int s = 0; s < g.rules().seats && g.rules().secret_bids; ++s) {
+            if (s != v && view.bids[s] >= 0) {
+                FAIL_CHECK("the view of viewer " << int(v) << " shows the secret bid of seat " << s);
+                return false;
+            }
         }
         if (v < g.rules().seats && view.hand != g.state().hands[v]) {
             FAIL_CHECK("the view of seat " << int(v) << " does not hold its hand");

@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include "engine/game.hpp"
+#include "engine/view.hpp"
 #include "engine/random_policy.hpp"
 #include "engine/sparts_scoring.hpp"
 #include "support/harness_policy.hpp"
@@ -250,4 +251,56 @@ TEST_CASE("spartsel options: a game clock ends the game as of the last completed
     auto none = plain.apply(kTableSeat, Action::clock_expired());
     REQUIRE_FALSE(none);
     CHECK(none.error().code == ErrorCode::no_game_clock);
+}
+
+// "Secret Bids- Bids are secretly recorded before the play of the hand. After the
+// play, bids are revealed for scoring purposes." RULINGS.md: "Secret bids do not
+// lift the Spartsel dealer rule."
+TEST_CASE("spartsel options: secret bids stay hidden until the hand is scored") {
+    const Ruleset r = rules_of("spartsel", {{"secret_bids", "true"}});
+    Game g = std::move(*Game::create(r, 8));
+    g.start();
+    Rng rng(8, 1);
+    std::array<int, kMaxSeats> made{};
+    made.fill(-1);
+    bool revealed = false;
+    while (!g.over() && g.state().hands_scored == 0) {
+        const Seat s = next_actor(g);
+        const LegalMoves m = g.legal_moves(s);
+        if (m.kind == ActionKind::bid && g.state().bids_made == r.seats - 1) {
+            // The dealer rule still holds: the bid that makes the total is refused.
+            int others = 0;
+            for (int i = 0; i < r.seats; ++i) others += std::max(0, int(g.state().bids[i]));
+            const int forbidden = r.hand_size - others;
+            if (forbidden >= 0 && forbidden <= r.hand_size) {
+                auto refused = g.apply(s, Action::make_bid(forbidden));
+                REQUIRE_FALSE(refused);
+                CHECK(refused.error().code == ErrorCode::dealer_cannot_make_total);
+            }
+        }
+        auto res = g.apply(s, random_action(m, rng));
+        REQUIRE(res);
+        for (const Event& e : *res) {
+            if (auto* b = std::get_if<BidMade>(&e)) {
+                made[b->seat] = b->bid;
+                CHECK(b->secret);
+                for (Viewer v : {Viewer{0}, Viewer{1}, Viewer{2}, Viewer{3}, kSpectator}) {
+                    const auto seen = std::get<BidMade>(redact(e, v));
+                    CHECK(seen.bid == (v == b->seat ? b->bid : kHiddenBid));
+                }
+            }
+            if (auto* br = std::get_if<BidsRevealed>(&e)) {
+                revealed = true;
+                for (int i = 0; i < r.seats; ++i) CHECK(br->bids[i] == made[i]);
+            }
+            if (std::holds_alternative<HandScored>(e)) CHECK(revealed);  // revealed first
+        }
+        if (g.phase() == Phase::playing) {
+            for (int v = 0; v < r.seats; ++v) {
+                const SeatView view = view_of(g, static_cast<Viewer>(v));
+                for (int i = 0; i < r.seats; ++i) CHECK(view.bids[i] == (i == v ? made[i] : kHiddenBid));
+            }
+        }
+    }
+    CHECK(revealed);
 }

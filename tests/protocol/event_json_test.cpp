@@ -38,9 +38,12 @@ TEST_CASE("every kind of event has its wire form") {
     check_json(CardsReceived{1, 0, 3, cards({"2C", "3C", "4C"})},
                R"({"type":"cards_received","seat":1,"from":0,"count":3,"cards":["2C","3C","4C"]})");
     check_json(BiddingStarted{1}, R"({"type":"bidding_started","first":1})");
-    check_json(BidMade{1, 3, false}, R"({"type":"bid_made","seat":1,"bid":3})");
-    check_json(BidMade{2, 0, true}, R"({"type":"bid_made","seat":2,"bid":"nil"})");
-    check_json(BidMade{2, 0, false}, R"({"type":"bid_made","seat":2,"bid":0})");
+    check_json(BidMade{1, 3, false, false}, R"({"type":"bid_made","seat":1,"bid":3})");
+    check_json(BidMade{2, 0, true, false}, R"({"type":"bid_made","seat":2,"bid":"nil"})");
+    check_json(BidMade{2, 0, false, false}, R"({"type":"bid_made","seat":2,"bid":0})");
+    check_json(BidMade{2, 4, false, true}, R"({"type":"bid_made","seat":2,"bid":4,"secret":true})");
+    check_json(BidMade{2, kHiddenBid, false, true}, R"({"type":"bid_made","seat":2,"secret":true})");
+    check_json(BidsRevealed{4, {2, 0, 5, 3}}, R"({"type":"bids_revealed","bids":[2,0,5,3]})");
     check_json(PlayStarted{1}, R"({"type":"play_started","leader":1})");
     check_json(CardPlayed{3, card("QS"), 5}, R"({"type":"card_played","seat":3,"card":"QS","trick":5})");
     check_json(HeartsBroken{1}, R"({"type":"hearts_broken","seat":1})");
@@ -94,7 +97,7 @@ TEST_CASE("random games of every preset render every kind of event under its own
     }
     // Between them, these presets reach every kind of event.
     for (const char* kind : {"hand_started", "cards_dealt", "choice_started", "hand_kind_chosen", "passing_started",
-                             "cards_passed", "cards_received", "bidding_started", "bid_made", "play_started",
+                             "cards_passed", "cards_received", "bidding_started", "bid_made", "bids_revealed", "play_started",
                              "card_played", "hearts_broken", "spades_broken", "trick_won", "center_taken",
                              "hand_scored", "bag_penalty", "game_over"}) {
         INFO(std::string(kind));

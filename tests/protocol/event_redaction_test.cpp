@@ -40,6 +40,20 @@ TEST_CASE("a viewer gets the cards key of a secret event only when entitled to i
                 const json seen = to_json(e, v);
                 INFO(describe(e), " viewer ", int(v));
                 CHECK(seen.at("type") == full.at("type"));
+                if (const auto* b = std::get_if<BidMade>(&e); b && b->secret) {
+                    // Seed 002's secret bids: only the bidder sees the number until the hand is scored.
+                    ++secret_events;
+                    if (v == b->seat || v == kArchive) {
+                        CHECK(seen == full);
+                    } else {
+                        ++withheld;
+                        CHECK_FALSE(seen.contains("bid"));
+                        json without = full;
+                        without.erase("bid");
+                        CHECK(seen == without);
+                    }
+                    continue;
+                }
                 if (!secret_kind(e)) {
                     CHECK(seen == full);
                     continue;

@@ -59,7 +59,7 @@ inline std::vector<Ruleset> sample_rulesets() {
     return {ruleset("bga-sparts"), ruleset("sparts"), ruleset("sparts", {{"seats", "5"}}),
             ruleset("spartsel", {{"seats", "6"}}),
             ruleset("spartsel", {{"seats", "6"}, {"decks", "2"}, {"jokers", "2"}}),
-            ruleset("spades"), ruleset("worldwinner-spades")};
+            ruleset("spartsel", {{"secret_bids", "true"}}), ruleset("spades"), ruleset("worldwinner-spades")};
 }
 
 }  // namespace sparts::test

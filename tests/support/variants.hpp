@@ -36,7 +36,8 @@ inline std::vector<Variant> variants_of(const std::string& preset) {
                 {preset, {{"seats", "9"}, {"decks", "2"}}},
                 {preset, {{"seats", "10"}, {"decks", "2"}, {"jokers", "3"}}},
                 {preset, {{"target_score", "150"}, {"hands", "0"}, {"hand_cap", "30"}}},
-                {preset, {{"mooning", "true"}, {"ten_of_hearts_minus_one", "true"}}},
+                {preset, {{"mooning", "true"}, {"ten_of_hearts_minus_one", "true"}, {"secret_bids", "true"}}},
+                {preset, {{"seats", "7"}, {"secret_bids", "true"}, {"scoring", "sparts"}}},
                 {preset, {{"seats", "5"}, {"mercy", "true"}, {"center_cards", "first-trick"}}},
                 {preset, {{"seats", "9"}, {"decks", "2"}, {"jokers", "2"}, {"mooning", "true"}, {"mercy", "true"}}},
                 {preset, {{"seats", "2"}, {"mercy", "true"}, {"ten_of_hearts_minus_one", "true"}, {"game_clock", "600"}}}};
