@@ -16,9 +16,16 @@ struct Action {
     std::int8_t bid = 0;                    // bid: 0 is nil where nil is allowed
     Card card;                              // play
     CardSet cards;                          // pass
+    CardSet back;                           // pass, multi-pass B: the card to the seat passing to you
 
     static Action choose(HandKind k) { Action a; a.kind = ActionKind::choose; a.choice = k; return a; }
-    static Action pass(CardSet c) { Action a; a.kind = ActionKind::pass; a.cards = c; return a; }
+    static Action pass(CardSet c, CardSet back = {}) {
+        Action a;
+        a.kind = ActionKind::pass;
+        a.cards = c;
+        a.back = back;
+        return a;
+    }
     static Action make_bid(int n) { Action a; a.kind = ActionKind::bid; a.bid = static_cast<std::int8_t>(n); return a; }
     static Action play(Card c) { Action a; a.kind = ActionKind::play; a.card = c; return a; }
     static Action clock_expired() { Action a; a.kind = ActionKind::clock_expired; return a; }

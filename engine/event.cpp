@@ -85,6 +85,8 @@ std::string describe(const Event& ev) {
                 s += " seat=" + n(e.seat) + " kind=" + to_string(e.kind);
             } else if constexpr (std::is_same_v<T, PassingStarted>) {
                 s += " count=" + n(e.count) + " distance=" + n(e.distance);
+                if (e.round > 1) s += " round=" + n(e.round);
+                if (e.back_count) s += " back=" + n(e.back_count);
             } else if constexpr (std::is_same_v<T, CardsPassed>) {
                 s += " from=" + n(e.from) + " to=" + n(e.to) + " count=" + n(e.count) + " cards=" + cards_text(e.cards);
             } else if constexpr (std::is_same_v<T, CardsReceived>) {

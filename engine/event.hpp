@@ -36,6 +36,8 @@ struct HandKindChosen {
 struct PassingStarted {
     std::uint8_t count;
     std::uint8_t distance;  // seats to the left; 0: a no-pass (hold) hand
+    std::uint8_t round;     // 1; 2 for multi-pass A's pass back
+    std::uint8_t back_count;  // multi-pass B: cards passed at once to the seat passing to you
 };
 struct CardsPassed {
     Seat from;

@@ -76,7 +76,11 @@ void Game::deal_hand() {
     s_.won = {};
     s_.passed = {};
     s_.received = {};
+    s_.in_transit = {};
+    s_.in_transit_back = {};
     s_.passed_mask = 0;
+    s_.pass_round = 0;
+    s_.round_distance = s_.round_count = s_.round_back_count = 0;
     s_.bids.fill(-1);
     s_.bids_made = 0;
     s_.trick = {};
@@ -130,14 +134,24 @@ void Game::begin_hand_kind(HandKind kind) {
 void Game::begin_passing_or_next() {
     const HandRules& h = s_.hand_rules;
     if (h.pass_count > 0) {
-        emit(PassingStarted{h.pass_count, h.pass_distance});
         if (h.pass_distance != 0) {
-            s_.phase = Phase::passing;
-            s_.turn = kNoSeat;
+            begin_pass_round(1, h.pass_distance, h.pass_count, h.multi_pass == MultiPass::both_ways ? 1 : 0);
             return;
         }
+        emit(PassingStarted{h.pass_count, 0, 1, 0});  // a no-pass hand, announced
     }
     begin_bidding_or_play();
+}
+
+void Game::begin_pass_round(int round, int distance, int count, int back_count) {
+    s_.phase = Phase::passing;
+    s_.turn = kNoSeat;
+    s_.passed_mask = 0;
+    s_.pass_round = static_cast<std::uint8_t>(round);
+    s_.round_distance = static_cast<std::uint8_t>(distance);
+    s_.round_count = static_cast<std::uint8_t>(count);
+    s_.round_back_count = static_cast<std::uint8_t>(back_count);
+    emit(PassingStarted{s_.round_count, s_.round_distance, s_.pass_round, s_.round_back_count});
 }
 
 void Game::begin_bidding_or_play() {
@@ -223,8 +237,8 @@ Result<std::span<const Event>> Game::apply(Seat seat, const Action& a) {
             break;
         case ActionKind::pass:
             if (auto e = phase_is(Phase::passing, "pass")) return *e;
-            if (auto e = check_pass(seat, a.cards)) return *e;
-            on_pass(seat, a.cards);
+            if (auto e = check_pass(seat, a.cards, a.back)) return *e;
+            on_pass(seat, a.cards, a.back);
             break;
         case ActionKind::bid:
             if (auto e = phase_is(Phase::bidding, "bid")) return *e;
@@ -269,7 +283,8 @@ LegalMoves Game::legal_moves(Seat seat) const {
             if (s_.passed_mask & bit(seat)) break;
             m.any = true, m.kind = ActionKind::pass;
             m.cards = s_.hands[seat];
-            m.pass_count = s_.hand_rules.pass_count;
+            m.pass_count = s_.round_count;
+            m.back_count = s_.round_back_count;
             break;
         case Phase::bidding:
             if (seat != s_.turn) break;
@@ -293,34 +308,52 @@ void Game::on_choose(Seat seat, HandKind kind) {
     begin_hand_kind(kind);
 }
 
-std::optional<RuleError> Game::check_pass(Seat seat, CardSet cards) const {
+std::optional<RuleError> Game::check_pass(Seat seat, CardSet cards, CardSet back) const {
     if (s_.passed_mask & bit(seat)) return error(ErrorCode::already_passed, "you have already passed");
-    if (cards.size() != s_.hand_rules.pass_count)
-        return error(ErrorCode::pass_wrong_count, "pass exactly " + std::to_string(s_.hand_rules.pass_count) +
-                                                      " cards, not " + std::to_string(cards.size()));
-    if (!s_.hands[seat].contains_all(cards))
+    if (cards.size() != s_.round_count || back.size() != s_.round_back_count || cards.intersects(back)) {
+        std::string want = "pass exactly " + std::to_string(s_.round_count) + " card(s)";
+        if (s_.round_back_count) want += " to the left and " + std::to_string(s_.round_back_count) + " other back";
+        return error(ErrorCode::pass_wrong_count, want);
+    }
+    if (!s_.hands[seat].contains_all(cards | back))
         return error(ErrorCode::card_not_in_hand, "you can only pass cards from your hand");
     return std::nullopt;
 }
 
-void Game::on_pass(Seat seat, CardSet cards) {
-    const Seat to = static_cast<Seat>((seat + s_.hand_rules.pass_distance) % rules_.seats);
-    s_.hands[seat] &= ~cards;
-    s_.passed[seat] = cards;
+void Game::on_pass(Seat seat, CardSet cards, CardSet back) {
+    const int n = rules_.seats;
+    const Seat to = static_cast<Seat>((seat + s_.round_distance) % n);
+    s_.hands[seat] &= ~(cards | back);
+    s_.passed[seat] |= cards | back;
+    s_.in_transit[seat] = cards;
+    s_.in_transit_back[seat] = back;
     s_.passed_mask = static_cast<std::uint16_t>(s_.passed_mask | bit(seat));
     emit(CardsPassed{seat, to, static_cast<std::uint8_t>(cards.size()), cards});
-    if (s_.passed_mask == (1u << rules_.seats) - 1) finish_passing();
+    if (!back.empty()) {
+        const Seat from = static_cast<Seat>((seat - s_.round_distance + n) % n);  // who passes to this seat
+        emit(CardsPassed{seat, from, static_cast<std::uint8_t>(back.size()), back});
+    }
+    if (s_.passed_mask == (1u << n) - 1) finish_passing();
 }
 
 void Game::finish_passing() {
     // Simultaneous passing: the cards arrive only once everyone has passed.
-    const int n = rules_.seats, d = s_.hand_rules.pass_distance;
+    const int n = rules_.seats, d = s_.round_distance;
+    auto deliver = [&](int to, int from, CardSet cards) {
+        s_.received[to] |= cards;
+        s_.hands[to] |= cards;
+        emit(CardsReceived{static_cast<Seat>(to), static_cast<Seat>(from), static_cast<std::uint8_t>(cards.size()), cards});
+    };
     for (int to = 0; to < n; ++to) {
-        const Seat from = static_cast<Seat>((to - d + n) % n);
-        s_.received[to] = s_.passed[from];
-        s_.hands[to] |= s_.passed[from];
-        emit(CardsReceived{static_cast<Seat>(to), from, static_cast<std::uint8_t>(s_.passed[from].size()),
-                           s_.passed[from]});
+        deliver(to, (to - d + n) % n, s_.in_transit[(to - d + n) % n]);
+        if (s_.round_back_count) deliver(to, (to + d) % n, s_.in_transit_back[(to + d) % n]);
+    }
+    s_.in_transit = {};
+    s_.in_transit_back = {};
+    // Multi-pass A: "passing 1 back to the person who passed to you (after the first pass is completed)".
+    if (s_.pass_round == 1 && s_.hand_rules.multi_pass == MultiPass::back_after) {
+        begin_pass_round(2, n - d, 1, 0);
+        return;
     }
     begin_bidding_or_play();
 }
@@ -660,8 +693,7 @@ std::string Game::check_invariants() const {
         e = place(s_.hands[s], "hand");
         if (e.empty()) e = place(s_.won[s], "won");
         // Cards in transit: passed, not yet received (also when the clock ends the game mid-pass).
-        const bool in_transit = s_.passed_mask != (1u << n) - 1 && (s_.passed_mask & bit(s));
-        if (e.empty() && in_transit) e = place(s_.passed[s], "passing");
+        if (e.empty()) e = place(s_.in_transit[s] | s_.in_transit_back[s], "passing");
     }
     if (!e.empty()) return e;
     CardSet trick;

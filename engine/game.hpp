@@ -52,9 +52,15 @@ struct GameState {
 
     std::array<CardSet, kMaxSeats> hands{};
     std::array<CardSet, kMaxSeats> won{};       // cards captured, center included
-    std::array<CardSet, kMaxSeats> passed{};
-    std::array<CardSet, kMaxSeats> received{};
-    std::uint16_t passed_mask = 0;
+    std::array<CardSet, kMaxSeats> passed{};     // this hand, every round
+    std::array<CardSet, kMaxSeats> received{};   // this hand, every round
+    std::array<CardSet, kMaxSeats> in_transit{};       // this round, to the seat `distance` left
+    std::array<CardSet, kMaxSeats> in_transit_back{};  // this round, multi-pass B's card back
+    std::uint16_t passed_mask = 0;               // who has passed this round
+    std::uint8_t pass_round = 0;
+    std::uint8_t round_distance = 0;             // this round's distance to the left
+    std::uint8_t round_count = 0;                // this round's cards to the left
+    std::uint8_t round_back_count = 0;           // this round's cards back
 
     std::array<Card, kMaxCenter> center{};      // in dealt order
     std::uint8_t center_size = 0;
@@ -118,12 +124,13 @@ private:
 
     std::optional<RuleError> check_play(Seat seat, Card card) const;
     std::optional<RuleError> check_bid(Seat seat, int bid) const;
-    std::optional<RuleError> check_pass(Seat seat, CardSet cards) const;
+    std::optional<RuleError> check_pass(Seat seat, CardSet cards, CardSet back) const;
+    void begin_pass_round(int round, int distance, int count, int back_count);
     CardSet playable(Seat seat) const;
     std::uint32_t allowed_bids(Seat seat) const;
 
     void on_choose(Seat seat, HandKind kind);
-    void on_pass(Seat seat, CardSet cards);
+    void on_pass(Seat seat, CardSet cards, CardSet back);
     void on_bid(Seat seat, int bid);
     void on_play(Seat seat, Card card);
 

@@ -34,6 +34,8 @@ HandRules hand_rules(const Ruleset& r, HandKind kind, int hand, int hearts_hands
             h.pass_count = static_cast<std::uint8_t>(r.pass_count);
             const int distance = (hand - 1) % r.seats + 1;
             h.pass_distance = static_cast<std::uint8_t>(distance == r.seats ? 0 : distance);
+            // RULINGS.md: "A no-pass hand has no multi-pass either."
+            h.multi_pass = h.pass_distance ? r.multi_pass : MultiPass::off;
             h.bidding = true;
             h.dealer_cannot_make_total = r.scoring_column == ScoringColumn::spartsel;
             h.first_lead = FirstLead::lowest_club;

@@ -13,6 +13,7 @@ struct HandRules {
     bool spades_trump = true;
     std::uint8_t pass_count = 0;
     std::uint8_t pass_distance = 0;   // seats to the left; 0: no pass
+    MultiPass multi_pass = MultiPass::off;  // off on a no-pass hand
     bool bidding = false;
     bool nil_allowed = false;
     std::uint8_t min_bid = 0;         // lowest non-nil bid

@@ -20,7 +20,9 @@ bool LegalMoves::contains(const Action& a) const {
     switch (kind) {
         case ActionKind::choose:
             return (a.choice == HandKind::spades && choose_spades) || (a.choice == HandKind::hearts && choose_hearts);
-        case ActionKind::pass: return a.cards.size() == pass_count && cards.contains_all(a.cards);
+        case ActionKind::pass:
+            return a.cards.size() == pass_count && a.back.size() == back_count && !a.cards.intersects(a.back) &&
+                   cards.contains_all(a.cards | a.back);
         case ActionKind::bid: return a.bid >= 0 && a.bid < 32 && ((bids >> a.bid) & 1);
         case ActionKind::play: return a.card.valid() && cards.contains(a.card);
         case ActionKind::clock_expired: return true;
@@ -36,7 +38,8 @@ std::uint64_t LegalMoves::count() const {
             std::uint64_t c = 1;
             const int n = cards.size();
             for (int i = 0; i < pass_count; ++i) c = c * static_cast<std::uint64_t>(n - i) / static_cast<std::uint64_t>(i + 1);
-            return pass_count > n ? 0 : c;
+            if (back_count == 1) c *= static_cast<std::uint64_t>(n - pass_count);  // one more card, of the rest
+            return pass_count + back_count > n ? 0 : c;
         }
         case ActionKind::bid: return static_cast<std::uint64_t>(std::popcount(bids));
         case ActionKind::play: return static_cast<std::uint64_t>(cards.size());

@@ -14,6 +14,7 @@ struct LegalMoves {
     ActionKind kind = ActionKind::play;
     CardSet cards;             // play: the playable cards; pass: the cards to choose from
     int pass_count = 0;
+    int back_count = 0;        // pass, multi-pass B: cards to the seat passing to you
     std::uint32_t bids = 0;    // bit n: bid n allowed (0 = nil where nil is allowed)
     bool choose_spades = false;
     bool choose_hearts = false;

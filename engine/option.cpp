@@ -80,6 +80,14 @@ std::optional<RuleError> set_center_cards(Ruleset& r, std::string_view v) {
 
 std::string bool_text(bool b) { return b ? "true" : "false"; }
 
+std::optional<RuleError> set_multi_pass(Ruleset& r, std::string_view v) {
+    if (v == "off") r.multi_pass = MultiPass::off;
+    else if (v == "back") r.multi_pass = MultiPass::back_after;
+    else if (v == "both-ways") r.multi_pass = MultiPass::both_ways;
+    else return bad_value("multi_pass", v, "off, back or both-ways");
+    return std::nullopt;
+}
+
 std::optional<RuleError> set_game_length(Ruleset& r, std::string_view v) {
     const auto n = to_int(v);
     if (!n || (*n != 200 && *n != 400 && *n != 800)) return bad_value("game_length", v, "200, 400 or 800");
@@ -199,6 +207,17 @@ const OptionInfo kOptions[] = {
      "(Spartsel's mercy; not the Spades mercy_rule).",
      "002: \"Mercy- Neither hearts nor trump can be played on the first trick.\"", fam(Family::sparts),
      BOOL_OPTION("mercy", first_trick_mercy), [](const Ruleset& r) { return bool_text(r.first_trick_mercy); }},
+    {"multi_pass", "off | back | both-ways",
+     "One more card each pass: after the 3-card pass completes, 1 card back to the player who passed "
+     "to you (back); or, with the 3-card pass, 1 card to the player who is passing to you (both-ways). "
+     "None on a no-pass hand.",
+     "002: \"Multi-pass- In addition to the traditional 3 card pass, there are two variations. One is "
+     "passing 1 back to the person who passed to you (after the first pass is completed). The other is "
+     "passing 1 card card to the person who is passing to you at the same time as the first pass.\"",
+     fam(Family::sparts), set_multi_pass,
+     [](const Ruleset& r) {
+         return std::string(r.multi_pass == MultiPass::off ? "off" : r.multi_pass == MultiPass::back_after ? "back" : "both-ways");
+     }},
     {"secret_bids", "true | false",
      "Bids are hidden from every other player, in every view and event, until the hand is scored; the "
      "Spartsel dealer rule still applies.",

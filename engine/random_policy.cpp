@@ -17,7 +17,13 @@ Action random_action(const LegalMoves& m, Rng& rng) {
                 left.erase(c);
                 chosen.insert(c);
             }
-            return Action::pass(chosen);
+            CardSet back;
+            for (int i = 0; i < m.back_count; ++i) {
+                const Card c = left.nth(static_cast<int>(rng.below(static_cast<std::uint64_t>(left.size()))));
+                left.erase(c);
+                back.insert(c);
+            }
+            return Action::pass(chosen, back);
         }
         case ActionKind::bid: {
             std::uint32_t bids = m.bids;

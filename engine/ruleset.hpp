@@ -34,6 +34,9 @@ enum class BagRule : std::uint8_t { none, penalty, bag_back };
 // Who takes the center cards. Two-player tables always hand them out trick by
 // trick (2 to the first trick's winner, 1 to each later winner).
 enum class CenterRule : std::uint8_t { first_heart_or_queen, first_trick };
+// Seed 002's "Multi-pass": one more card, passed back after the main pass (A),
+// or passed to the player who passes to you at the same time (B).
+enum class MultiPass : std::uint8_t { off, back_after, both_ways };
 
 struct Ruleset {
     Preset preset = Preset::sparts;
@@ -63,6 +66,7 @@ struct Ruleset {
     bool ten_of_hearts_minus_one = false;  // seed 002 "10 of Hearts"
     bool first_trick_mercy = false;        // seed 002 "Mercy": no heart nor spade on trick 1
     bool secret_bids = false;              // seed 002 "Secret Bids"
+    MultiPass multi_pass = MultiPass::off;
 
     // Spades hands (seeds 000, 003, 004).
     int min_bid = 0;               // lowest non-nil bid

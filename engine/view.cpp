@@ -19,8 +19,10 @@ SeatView view_of(const Game& game, Viewer viewer) {
     v.waiting_for = game.waiting_for();
     for (int i = 0; i < r.seats; ++i) v.hand_sizes[i] = static_cast<std::uint8_t>(s.hands[i].size());
 
-    v.pass_count = s.hand_rules.pass_count;
-    v.pass_distance = s.hand_rules.pass_distance;
+    v.pass_count = s.phase == Phase::passing ? s.round_count : s.hand_rules.pass_count;
+    v.pass_distance = s.phase == Phase::passing ? s.round_distance : s.hand_rules.pass_distance;
+    v.pass_round = s.pass_round;
+    v.pass_back_count = s.round_back_count;
     v.passed_mask = s.passed_mask;
 
     v.center_size = s.center_size;

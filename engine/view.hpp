@@ -27,6 +27,8 @@ struct SeatView {
     CardSet hand;                  // the viewer's own
     std::uint8_t pass_count = 0;
     std::uint8_t pass_distance = 0;
+    std::uint8_t pass_round = 0;      // 2: multi-pass A's pass back
+    std::uint8_t pass_back_count = 0; // multi-pass B
     std::uint16_t passed_mask = 0; // who has passed (public)
     CardSet passed;                // the viewer's own
     CardSet received;              // the viewer's own, once everyone has passed

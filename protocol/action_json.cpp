@@ -36,7 +36,14 @@ Parsed<Action> pass_from(const json& j) {
     if (!cards) return missing("cards", "an array of cards like [\"2C\",\"3C\",\"4C\"]");
     auto set = card_set_from_json(*cards);
     if (!set) return inside("cards", set.error());
-    return Action::pass(*set);
+    // Multi-pass B: the card passed at once to the seat that passes to you.
+    CardSet back;
+    if (const json* b = member(j, "back")) {
+        auto back_set = card_set_from_json(*b);
+        if (!back_set) return inside("back", back_set.error());
+        back = *back_set;
+    }
+    return Action::pass(*set, back);
 }
 
 Parsed<Action> choose_from(const json& j) {
@@ -57,7 +64,10 @@ json to_json(const Action& a) {
     switch (a.kind) {
         case ActionKind::play: j["card"] = to_json(a.card); break;
         case ActionKind::bid: j["bid"] = a.bid; break;
-        case ActionKind::pass: j["cards"] = to_json(a.cards); break;
+        case ActionKind::pass:
+            j["cards"] = to_json(a.cards);
+            if (!a.back.empty()) j["back"] = to_json(a.back);
+            break;
         case ActionKind::choose: j["game"] = to_string(a.choice); break;
         case ActionKind::clock_expired: break;
     }
@@ -80,7 +90,7 @@ Parsed<Action> action_from_json(const json& j, std::string_view envelope_member)
         stranger = refuse_unknown_members(j, "a bid action", {"type", "bid"}, envelope_member);
         action = bid_from(j);
     } else if (t == "pass") {
-        stranger = refuse_unknown_members(j, "a pass action", {"type", "cards"}, envelope_member);
+        stranger = refuse_unknown_members(j, "a pass action", {"type", "cards", "back"}, envelope_member);
         action = pass_from(j);
     } else if (t == "choose") {
         stranger = refuse_unknown_members(j, "a choose action", {"type", "game"}, envelope_member);

@@ -53,7 +53,9 @@ json members(const Event& event) {
             },
             [](const ChoiceStarted& e) -> json { return {{"chooser", e.chooser}}; },
             [](const HandKindChosen& e) -> json { return {{"seat", e.seat}, {"kind", to_string(e.kind)}}; },
-            [](const PassingStarted& e) -> json { return {{"count", e.count}, {"distance", e.distance}}; },
+            [](const PassingStarted& e) -> json {
+                return {{"count", e.count}, {"distance", e.distance}, {"round", e.round}, {"back_count", e.back_count}};
+            },
             [](const CardsPassed& e) -> json {
                 return {{"from", e.from}, {"to", e.to}, {"count", e.count}, {"cards", to_json(e.cards)}};
             },

@@ -39,6 +39,7 @@ json to_json(const LegalMoves& m, bool zero_bid_is_nil) {
         case ActionKind::play: j["cards"] = to_json(m.cards); break;
         case ActionKind::pass:
             j["count"] = m.pass_count;
+            j["back_count"] = m.back_count;
             j["cards"] = to_json(m.cards);
             break;
         case ActionKind::bid: {
@@ -89,6 +90,8 @@ json to_json(const SeatView& v, bool zero_bid_is_nil) {
         {"hand_sizes", std::move(hand_sizes)},
         {"pass_count", v.pass_count},
         {"pass_distance", v.pass_distance},
+        {"pass_round", v.pass_round},
+        {"pass_back_count", v.pass_back_count},
         {"passed_seats", seats_in(v.passed_mask, n)},
         {"center_size", v.center_size},
         {"center_given", v.center_given},

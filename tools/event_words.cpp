@@ -93,8 +93,14 @@ std::string in_words(const Event& event, const Ruleset& rules, Seat me) {
             [&](const PassingStarted& e) -> std::string {
                 if (e.distance == 0) return "No passing this hand.";
                 const Seat to = static_cast<Seat>((me + e.distance) % rules.seats);
-                return "Everyone passes " + std::to_string(e.count) + " cards " + std::to_string(e.distance) +
-                       " seat(s) to the left: you pass to " + seat_name(to, me) + ".";
+                std::string s = e.round > 1 ? "Now everyone passes " : "Everyone passes ";
+                s += std::to_string(e.count) + " card(s) " + std::to_string(e.distance) +
+                     " seat(s) to the left: you pass to " + seat_name(to, me);
+                if (e.back_count) {
+                    const Seat back = static_cast<Seat>((me - e.distance + rules.seats) % rules.seats);
+                    s += ", and " + std::to_string(e.back_count) + " more back to " + seat_name(back, me);
+                }
+                return s + ".";
             },
             [&](const CardsPassed& e) -> std::string {
                 if (e.from == me) return "You pass " + cards_text(e.cards) + " to " + seat_name(e.to, me) + ".";

@@ -65,8 +65,11 @@ std::string table_text(const Game& game, Seat me) {
         switch (m.kind) {
             case ActionKind::play: s += "\nYou may play: " + cards_text(m.cards); break;
             case ActionKind::pass:
-                s += "\nPass " + std::to_string(m.pass_count) + " cards (e.g. 'pass " +
+                s += "\nPass " + std::to_string(m.pass_count) + " card(s) (e.g. 'pass " +
                      to_string(m.cards.nth(0)) + " ...')";
+                if (m.back_count)
+                    s += ", and " + std::to_string(m.back_count) + " more back to the seat passing to you "
+                         "(e.g. 'pass 2C 3C 4C back 5D')";
                 break;
             case ActionKind::bid: s += "\nYou may bid: " + bids_allowed(m.bids, zero_is_nil); break;
             case ActionKind::choose: s += "\nChoose the game: spades or hearts"; break;

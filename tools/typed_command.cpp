@@ -84,14 +84,20 @@ TypedCommand read_typed_command(std::string_view line) {
     }
     if (verb == "pass") {
         if (words.size() < 2) return unclear("pass what? type e.g. 'pass 2C 3C 4C'");
-        CardSet cards;
+        // "pass 2C 3C 4C back 5D": multi-pass B's card to the seat passing to you.
+        CardSet cards, back;
+        CardSet* into = &cards;
         for (std::size_t i = 1; i < words.size(); ++i) {
+            if (words[i] == "back" && into == &cards) {
+                into = &back;
+                continue;
+            }
             const auto c = typed_card(words[i]);
             if (!c) return unclear("'" + words[i] + "' is not a card (like QS, TH, 2C)");
-            if (cards.contains(*c)) return unclear(to_string(*c) + " is named twice");
-            cards.insert(*c);
+            if ((cards | back).contains(*c)) return unclear(to_string(*c) + " is named twice");
+            into->insert(*c);
         }
-        return action(Action::pass(cards));
+        return action(Action::pass(cards, back));
     }
     if (verb == "play") {
         if (words.size() != 2) return unclear("play what? type e.g. 'play QS' or just 'QS'");

@@ -71,12 +71,16 @@ Action random_probe(const Game& g, Seat& seat, Rng& rng) {
         case 1: {
             const CardSet hand = seat < n ? g.state().hands[seat] : CardSet();
             CardSet cards;
-            const int want = g.state().hand_rules.pass_count + static_cast<int>(rng.below(3)) - 1;
-            for (int i = 0; i < want; ++i) {
-                if (!hand.empty() && rng.below(8) != 0) cards.insert(hand.nth(static_cast<int>(rng.below(static_cast<std::uint64_t>(hand.size())))));
-                else cards.insert(Card::from_id(static_cast<std::uint8_t>(rng.below(64))));
-            }
-            return Action::pass(cards);
+            const int want = g.state().round_count + static_cast<int>(rng.below(3)) - 1;
+            auto pick = [&] {
+                return !hand.empty() && rng.below(8) != 0
+                           ? hand.nth(static_cast<int>(rng.below(static_cast<std::uint64_t>(hand.size()))))
+                           : Card::from_id(static_cast<std::uint8_t>(rng.below(64)));
+            };
+            for (int i = 0; i < want; ++i) cards.insert(pick());
+            CardSet back;
+            for (int i = static_cast<int>(rng.below(3)); i > 0; --i) back.insert(pick());
+            return Action::pass(cards, rng.below(2) ? back : CardSet());
         }
         case 2: return Action::make_bid(static_cast<int>(rng.below(34)) - 2);
         case 3: {

@@ -304,3 +304,95 @@ TEST_CASE("spartsel options: secret bids stay hidden until the hand is scored") 
     }
     CHECK(revealed);
 }
+
+namespace {
+
+// Passes `count` (and `back`) lowest cards for every seat, in seat order.
+std::vector<Event> pass_all(Game& g, int count, int back) {
+    std::vector<Event> seen;
+    for (Seat s = 0; s < g.rules().seats; ++s) {
+        CardSet hand = g.state().hands[s], cards, extra;
+        for (int i = 0; i < count; ++i) cards.insert(hand.pop_first());
+        for (int i = 0; i < back; ++i) extra.insert(hand.pop_first());
+        auto r = g.apply(s, Action::pass(cards, extra));
+        REQUIRE_MESSAGE(r, (r ? "" : r.error().message));
+        seen.insert(seen.end(), r->begin(), r->end());
+    }
+    return seen;
+}
+
+}  // namespace
+
+// "Multi-pass- In addition to the traditional 3 card pass, there are two
+// variations. One is passing 1 back to the person who passed to you (after the
+// first pass is completed)."
+TEST_CASE("spartsel options: multi-pass back, a second round of one card to the right") {
+    const Ruleset r = rules_of("spartsel", {{"multi_pass", "back"}});
+    Game g = std::move(*Game::create(r, 2));
+    g.start();
+    REQUIRE(g.phase() == Phase::passing);
+    CHECK(g.legal_moves(0).pass_count == 3);
+    CHECK(g.legal_moves(0).back_count == 0);
+    const auto first = pass_all(g, 3, 0);
+    // After everyone's three cards arrive, a second round opens: 1 card, 3 seats left (= 1 right).
+    const auto* round2 = std::get_if<PassingStarted>(&first.back());
+    REQUIRE(round2 != nullptr);
+    CHECK(round2->round == 2);
+    CHECK(round2->count == 1);
+    CHECK(round2->distance == 3);
+    CHECK(g.phase() == Phase::passing);
+    const CardSet received_by_1 = g.state().received[1];
+    CHECK(received_by_1.size() == 3);
+    // Seat 1 passes one of the cards it just received back to seat 0.
+    const Card returned = received_by_1.first();
+    auto back = g.apply(1, Action::pass(CardSet::of(returned)));
+    REQUIRE(back);
+    CHECK(std::get<CardsPassed>(back->front()).to == 0);
+    for (Seat s : {Seat{0}, Seat{2}, Seat{3}}) REQUIRE(g.apply(s, Action::pass(CardSet::of(g.state().hands[s].first()))));
+    CHECK(g.phase() == Phase::bidding);
+    CHECK(g.state().hands[0].contains(returned));
+    for (int s = 0; s < 4; ++s) CHECK(g.state().hands[s].size() == 13);
+}
+
+// "The other is passing 1 card card to the person who is passing to you at the
+// same time as the first pass."
+TEST_CASE("spartsel options: multi-pass both ways, 3 cards left and 1 right at once") {
+    const Ruleset r = rules_of("spartsel", {{"multi_pass", "both-ways"}});
+    Game g = std::move(*Game::create(r, 2));
+    g.start();
+    const LegalMoves m = g.legal_moves(2);
+    CHECK(m.pass_count == 3);
+    CHECK(m.back_count == 1);
+    CardSet hand = g.state().hands[2], three;
+    for (int i = 0; i < 3; ++i) three.insert(hand.pop_first());
+    auto missing = g.apply(2, Action::pass(three));
+    REQUIRE_FALSE(missing);
+    CHECK(missing.error().code == ErrorCode::pass_wrong_count);
+    const Card extra = hand.first();
+    auto ok = g.apply(2, Action::pass(three, CardSet::of(extra)));
+    REQUIRE(ok);
+    REQUIRE(ok->size() == 2);
+    CHECK(std::get<CardsPassed>((*ok)[0]).to == 3);
+    CHECK(std::get<CardsPassed>((*ok)[1]).to == 1);
+    for (Seat s : {Seat{0}, Seat{1}, Seat{3}}) {
+        CardSet h = g.state().hands[s], c;
+        for (int i = 0; i < 3; ++i) c.insert(h.pop_first());
+        REQUIRE(g.apply(s, Action::pass(c, CardSet::of(h.first()))));
+    }
+    CHECK(g.phase() == Phase::bidding);
+    CHECK(g.state().hands[1].contains(extra));
+    CHECK(g.state().received[3].contains_all(three));
+    for (int s = 0; s < 4; ++s) CHECK(g.state().hands[s].size() == 13);
+}
+
+// RULINGS.md: "A no-pass hand has no multi-pass either."
+TEST_CASE("spartsel options: no multi-pass on a no-pass hand") {
+    const Ruleset r = rules_of("spartsel", {{"multi_pass", "back"}});
+    Game g = std::move(*Game::create(r, 2));
+    g.start();
+    Rng rng(2, 1);
+    play_until_hand(g, 4, rng);
+    REQUIRE(g.state().hand == 4);
+    CHECK(g.phase() == Phase::bidding);
+    CHECK(g.state().pass_round == 0);
+}

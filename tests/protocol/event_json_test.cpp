@@ -32,7 +32,10 @@ TEST_CASE("every kind of event has its wire form") {
                R"({"type":"cards_dealt","seat":1,"count":3,"cards":["JK1","QS","TH'"]})");
     check_json(ChoiceStarted{2}, R"({"type":"choice_started","chooser":2})");
     check_json(HandKindChosen{2, HandKind::hearts}, R"({"type":"hand_kind_chosen","seat":2,"kind":"hearts"})");
-    check_json(PassingStarted{3, 1}, R"({"type":"passing_started","count":3,"distance":1})");
+    check_json(PassingStarted{3, 1, 1, 0},
+               R"({"type":"passing_started","count":3,"distance":1,"round":1,"back_count":0})");
+    check_json(PassingStarted{1, 3, 2, 0},
+               R"({"type":"passing_started","count":1,"distance":3,"round":2,"back_count":0})");
     check_json(CardsPassed{0, 1, 3, cards({"4C", "2C", "3C"})},
                R"({"type":"cards_passed","from":0,"to":1,"count":3,"cards":["2C","3C","4C"]})");
     check_json(CardsReceived{1, 0, 3, cards({"2C", "3C", "4C"})},

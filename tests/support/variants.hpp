@@ -23,7 +23,8 @@ inline std::vector<Variant> variants_of(const std::string& preset) {
     if (preset == "sparts")
         return {{preset, {}}, {preset, {{"seats", "5"}}}, {preset, {{"seats", "6"}}},
                 {preset, {{"seats", "4"}, {"hands", "8"}}},
-                {preset, {{"seats", "6"}, {"mooning", "true"}, {"center_cards", "first-trick"}}}};
+                {preset, {{"seats", "6"}, {"mooning", "true"}, {"center_cards", "first-trick"}}},
+                {preset, {{"multi_pass", "back"}}}};
     if (preset == "spartsel")
         return {{preset, {}},
                 {preset, {{"seats", "2"}}},
@@ -37,7 +38,9 @@ inline std::vector<Variant> variants_of(const std::string& preset) {
                 {preset, {{"seats", "10"}, {"decks", "2"}, {"jokers", "3"}}},
                 {preset, {{"target_score", "150"}, {"hands", "0"}, {"hand_cap", "30"}}},
                 {preset, {{"mooning", "true"}, {"ten_of_hearts_minus_one", "true"}, {"secret_bids", "true"}}},
-                {preset, {{"seats", "7"}, {"secret_bids", "true"}, {"scoring", "sparts"}}},
+                {preset, {{"seats", "7"}, {"secret_bids", "true"}, {"scoring", "sparts"}, {"multi_pass", "back"}}},
+                {preset, {{"seats", "5"}, {"multi_pass", "both-ways"}}},
+                {preset, {{"seats", "10"}, {"decks", "2"}, {"jokers", "3"}, {"multi_pass", "both-ways"}, {"secret_bids", "true"}}},
                 {preset, {{"seats", "5"}, {"mercy", "true"}, {"center_cards", "first-trick"}}},
                 {preset, {{"seats", "9"}, {"decks", "2"}, {"jokers", "2"}, {"mooning", "true"}, {"mercy", "true"}}},
                 {preset, {{"seats", "2"}, {"mercy", "true"}, {"ten_of_hearts_minus_one", "true"}, {"game_clock", "600"}}}};
