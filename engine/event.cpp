@@ -119,6 +119,7 @@ std::string describe(const Event& ev) {
                 s += " seat=" + n(e.seat) + " count=" + n(e.count) + " cards=" + cards_text(e.cards);
             } else if constexpr (std::is_same_v<T, HandScored>) {
                 s += " hand=" + n(e.hand) + " kind=" + to_string(e.kind);
+                if (e.reversed) s += " reversed";
                 for (int i = 0; i < e.side_count; ++i) {
                     const SideScore& side = e.sides[i];
                     s += " | side=" + n(i) + " seats=" + n(side.seats) + " bid=" + n(side.bid) +

@@ -116,7 +116,7 @@ const char* to_string(ScoreComponent c);
 
 struct SideScore {
     std::uint16_t seats;     // bit mask
-    std::int8_t bid;         // the side's contract; -1 when the hand had no bidding
+    std::int16_t bid;        // the side's contract; -1 when the hand had no bidding
     std::uint8_t tricks;     // tricks taken by the side's seats
     std::uint8_t nil_bids;   // how many of its seats bid nil
     std::uint8_t nils_made;
@@ -128,6 +128,7 @@ struct SideScore {
 struct HandScored {
     std::uint8_t hand;
     HandKind kind;
+    bool reversed;  // reverse partners declared: bids, tricks and counts are everyone else's
     std::uint8_t side_count;
     std::array<SideScore, kMaxSeats> sides;
 };

@@ -88,6 +88,7 @@ void Game::deal_hand() {
     s_.trick_number = 0;
     s_.tricks = {};
     s_.hearts_broken = s_.spades_broken = false;
+    s_.reversed = false;
     s_.center_size = static_cast<std::uint8_t>(rules_.center_size());
     s_.center_given = 0;
     s_.center_taker = kNoSeat;
@@ -369,9 +370,25 @@ std::uint32_t Game::allowed_bids(Seat seat) const {
     if (h.dealer_cannot_make_total && s_.bids_made == rules_.seats - 1) {
         // Seed 002: "the dealer cannot declare a number that would make the total
         // declared equal to the number available."
+        // With regular or rotating partners a team's bid is its last partner's
+        // (the dealer's own, for the dealer's team); otherwise bids add up (RULINGS.md).
+        const int n = rules_.seats;
+        const bool teams = rules_.partners == Partners::regular || rules_.partners == Partners::rotating;
+        const auto offset = [&](int t) { return (t - s_.dealer - 1 + n) % n; };
+        const std::uint16_t own_team = hand_partners(seat);
         int others = 0;
-        for (int s = 0; s < rules_.seats; ++s)
-            if (s != seat && s_.bids[s] >= 0) others += s_.bids[s];
+        for (int t = 0; t < n; ++t) {
+            if (t == seat || s_.bids[t] < 0) continue;
+            if (teams) {
+                const std::uint16_t team = hand_partners(static_cast<Seat>(t));
+                if (team & own_team) continue;
+                bool last = true;
+                for (int m = 0; m < n; ++m)
+                    if (((team >> m) & 1) && offset(m) > offset(t)) last = false;
+                if (!last) continue;
+            }
+            others += s_.bids[t];
+        }
         const int forbidden = hs - others;
         if (forbidden >= 0 && forbidden <= hs) mask &= ~(1u << forbidden);
     }
@@ -496,6 +513,9 @@ void Game::finish_trick() {
         }
     }
     const Seat winner = static_cast<Seat>((t.leader + best) % n);
+    // Seed 002: "When the final trick is taken by the queen of spades, reverse partners is declared."
+    if (rules_.reverse_partners && s_.trick_number == rules_.hand_size && t.cards[best].face() == kQueenOfSpades)
+        s_.reversed = true;
     CardSet cards;
     for (int i = 0; i < n; ++i) cards.insert(t.cards[i]);
     s_.won[winner] |= cards;
@@ -541,6 +561,7 @@ void Game::score_hand() {
     HandScored hs{};
     hs.hand = s_.hand;
     hs.kind = kind;
+    hs.reversed = s_.reversed;
     hs.side_count = static_cast<std::uint8_t>(sides);
     std::array<ScoreSheet, kMaxSeats> sheets{};
     std::array<int, kMaxSeats> bags_gained{};
@@ -565,7 +586,7 @@ void Game::score_hand() {
                 const auto r = score_spades_side(std::span(members.data(), static_cast<std::size_t>(m)), scoring);
                 sheets[side] = r.sheet;
                 bags_gained[side] = r.overtricks;
-                hs.sides[side].bid = static_cast<std::int8_t>(r.contract);
+                hs.sides[side].bid = static_cast<std::int16_t>(r.contract);
                 hs.sides[side].nil_bids = static_cast<std::uint8_t>(r.nils);
                 hs.sides[side].nils_made = static_cast<std::uint8_t>(r.nils_made);
             }
@@ -585,11 +606,24 @@ void Game::score_hand() {
             std::array<CardSet, kMaxSeats> won{};
             std::copy(s_.won.begin(), s_.won.begin() + n, won.begin());
             const auto counts = sparts_counts(std::span(won.data(), static_cast<std::size_t>(n)), rules_);
-            for (int s = 0; s < n; ++s) {
-                ScoreSheet sheet = sparts_trick_score(s_.bids[s], s_.tricks[s], rules_.scoring_column, tv);
-                for (int c = 0; c < kScoreComponentCount; ++c) sheet[c] = static_cast<std::int16_t>(sheet[c] + counts[s][c]);
-                sheets[s] = sheet;
-                hs.sides[s].bid = s_.bids[s];
+            std::array<SpartsSeat, kMaxSeats> results{};
+            for (int s = 0; s < n; ++s) results[s] = {s_.bids[s], s_.tricks[s], counts[s]};
+            SpartsCombination how;
+            how.partners = rules_.partners;
+            how.line_count = sides;
+            for (int side = 0; side < sides; ++side)
+                how.lines[side] = rules_.partners == Partners::regular ? rules_.side_seats(side)
+                                                                      : hand_partners(static_cast<Seat>(side));
+            for (int k = 0; k < n; ++k) how.bid_order[k] = static_cast<Seat>((s_.dealer + 1 + k) % n);
+            how.reversed = s_.reversed;
+            how.column = rules_.scoring_column;
+            how.trick_value = tv;
+            const auto lines = score_sparts_hand(std::span(results.data(), static_cast<std::size_t>(n)), how);
+            for (int side = 0; side < sides; ++side) {
+                sheets[side] = lines[side].sheet;
+                hs.sides[side].bid = static_cast<std::int16_t>(lines[side].contract);
+                hs.sides[side].tricks = static_cast<std::uint8_t>(lines[side].tricks);
+                hs.sides[side].seats = lines[side].seats;
             }
             break;
         }
@@ -674,6 +708,25 @@ void Game::end_game(GameEndReason reason) {
         g.ranks[i] = static_cast<std::uint8_t>(1 + higher);
     }
     emit(g);
+}
+
+std::uint16_t Game::hand_partners(Seat seat) const {
+    const int n = rules_.seats;
+    switch (rules_.partners) {
+        case Partners::none: return rules_.side_seats(rules_.side_of(seat));  // spades teams, or alone
+        case Partners::regular: return rules_.side_seats(rules_.side_of(seat));
+        case Partners::progressive: return static_cast<std::uint16_t>(bit(seat) | bit((seat + 2) % n));
+        case Partners::rotating: {
+            const int k = rules_.partner_plan[(std::max(1, int(s_.hand)) - 1) % rules_.partner_plan_size];
+            if (k < 2) return bit(seat);
+            const auto team = [&](int t) { return ((t - s_.dealer - 1 + n) % n) % k; };
+            std::uint16_t mask = 0;
+            for (int t = 0; t < n; ++t)
+                if (team(t) == team(seat)) mask = static_cast<std::uint16_t>(mask | bit(t));
+            return mask;
+        }
+    }
+    return bit(seat);
 }
 
 // ---------------------------------------------------------------- consistency

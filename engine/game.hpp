@@ -76,6 +76,7 @@ struct GameState {
     std::array<std::uint8_t, kMaxSeats> tricks{};
     bool hearts_broken = false;
     bool spades_broken = false;
+    bool reversed = false;   // reverse partners: the queen of spades won the last trick
 
     std::array<std::int32_t, kMaxSeats> scores{};  // per side
     std::array<std::int16_t, kMaxSeats> bags{};    // per side
@@ -105,6 +106,10 @@ public:
     // The consistency checker: every card in exactly one place, counts agree.
     // Returns a description of the first broken invariant, or an empty string.
     std::string check_invariants() const;
+
+    // The seats whose results combine with `seat`'s this hand (itself included):
+    // its team, its progressive partner, or itself alone.
+    std::uint16_t hand_partners(Seat seat) const;
 
 private:
     Game(const Ruleset& rules, std::uint64_t seed, std::vector<StackedDeal> stacked);

@@ -80,6 +80,48 @@ std::optional<RuleError> set_center_cards(Ruleset& r, std::string_view v) {
 
 std::string bool_text(bool b) { return b ? "true" : "false"; }
 
+std::optional<RuleError> set_partners(Ruleset& r, std::string_view v) {
+    if (v == "none") r.partners = Partners::none;
+    else if (v == "regular") r.partners = Partners::regular;
+    else if (v == "rotating") r.partners = Partners::rotating;
+    else if (v == "progressive") r.partners = Partners::progressive;
+    else return bad_value("partners", v, "none, regular, rotating or progressive");
+    return std::nullopt;
+}
+
+std::string get_partners(const Ruleset& r) {
+    switch (r.partners) {
+        case Partners::none: return "none";
+        case Partners::regular: return "regular";
+        case Partners::rotating: return "rotating";
+        case Partners::progressive: return "progressive";
+    }
+    return "?";
+}
+
+std::optional<RuleError> set_partner_plan(Ruleset& r, std::string_view v) {
+    std::array<std::uint8_t, kMaxPartnerPlan> plan{};
+    int size = 0;
+    while (!v.empty()) {
+        const auto comma = v.find(',');
+        const auto n = to_int(v.substr(0, comma));
+        if (!n || *n < 0 || *n > 5 || size == kMaxPartnerPlan)
+            return bad_value("partner_plan", v, "1 to 16 team counts separated by commas, each 0 or 2-5, like \"2,3,0\"");
+        plan[size++] = static_cast<std::uint8_t>(*n);
+        v = comma == std::string_view::npos ? std::string_view() : v.substr(comma + 1);
+    }
+    if (size == 0) return bad_value("partner_plan", v, "at least one team count, like \"2\"");
+    r.partner_plan = plan;
+    r.partner_plan_size = size;
+    return std::nullopt;
+}
+
+std::string get_partner_plan(const Ruleset& r) {
+    std::string s;
+    for (int i = 0; i < r.partner_plan_size; ++i) s += (i ? "," : "") + std::to_string(r.partner_plan[i]);
+    return s;
+}
+
 std::optional<RuleError> set_multi_pass(Ruleset& r, std::string_view v) {
     if (v == "off") r.multi_pass = MultiPass::off;
     else if (v == "back") r.multi_pass = MultiPass::back_after;
@@ -218,6 +260,33 @@ const OptionInfo kOptions[] = {
      [](const Ruleset& r) {
          return std::string(r.multi_pass == MultiPass::off ? "off" : r.multi_pass == MultiPass::back_after ? "back" : "both-ways");
      }},
+    {"partners", "none | regular | rotating | progressive",
+     "Partnerships. regular: fixed teams (see teams) combine bids (the last partner to bid gives the team's "
+     "bid), tricks, count and one score. rotating: teams per hand from partner_plan share that hand's score; "
+     "overall scores stay separate. progressive: your partner is the player 2 to your left; your contract is "
+     "your bid plus theirs, your tricks and count yours plus theirs. Trick values for teams apply.",
+     "002: \"Regular Partners- Players combine their bids and their scores (tricks and count). The first partner "
+     "to bid, indicates a number. The final partner to bid, gives the actual number for the partnership.\"; "
+     "\"Rotating Partners- ... receiving the same score for that hand, but keeping separate overall scores\"; "
+     "\"Progressive Partners- ... Your partner is the person 2 to you left.\"; RULINGS.md",
+     fam(Family::sparts), set_partners, get_partners},
+    {"teams", "2-5", "Regular partners: the number of teams; seat s plays in team s mod teams, so partners sit apart (2 teams at 4 seats: across).",
+     "002: \"Partners are recommended for 6 or more players.\" and \"Typical partner styles would be directly "
+     "across, teams of 3, 2 vs. 3 ..., or 2 vs. 3 vs. 3 or 3 vs. 4\"",
+     fam(Family::sparts), INT_OPTION("teams", 2, 5, teams), [](const Ruleset& r) { return std::to_string(r.teams); }},
+    {"partner_plan", "comma-separated team counts, each 0 or 2-5",
+     "Rotating partners: the number of teams on each hand, repeating (0: no partners that hand); on a hand "
+     "with k teams, the seat d places left of the dealer's left plays in team d mod k.",
+     "002: \"A plan is established in the begining (like with passing) for who will be partners on what hand.\"",
+     fam(Family::sparts), set_partner_plan, get_partner_plan},
+    {"reverse_partners", "true | false",
+     "When the queen of spades wins the last trick, each player's bid, tricks and count become the sums of "
+     "everyone else's (before any partnership is combined).",
+     "002: \"Reverse Partners- When the final trick is taken by the queen of spades, reverse partners is declared. "
+     "A person's bid is not their own, but the sum of everyone else's and their count is not of their own cards, "
+     "but of everyone else's.\"; RULINGS.md",
+     fam(Family::sparts), BOOL_OPTION("reverse_partners", reverse_partners),
+     [](const Ruleset& r) { return bool_text(r.reverse_partners); }},
     {"secret_bids", "true | false",
      "Bids are hidden from every other player, in every view and event, until the hand is scored; the "
      "Spartsel dealer rule still applies.",

@@ -50,15 +50,15 @@ Family Ruleset::family() const {
 
 int Ruleset::effective_trick_value() const {
     if (trick_value) return trick_value;
-    const bool teams = partnership != Partnership::none;
+    const bool with_partners = partnership != Partnership::none || partners != Partners::none;
     if (seats <= 3) return 5;
-    if (!teams && seats >= 6) return 15;
-    if (teams && ((seats == 7 && decks == 1) || seats == 10)) return 15;
+    if (!with_partners && seats >= 6) return 15;
+    if (with_partners && ((seats == 7 && decks == 1) || seats == 10)) return 15;
     return 10;
 }
 
 std::uint16_t Ruleset::side_seats(int side) const {
-    if (partnership == Partnership::none) return static_cast<std::uint16_t>(1u << side);
+    if (sides() == seats) return static_cast<std::uint16_t>(1u << side);
     std::uint16_t mask = 0;
     for (int s = side; s < seats; s += sides()) mask = static_cast<std::uint16_t>(mask | (1u << s));
     return mask;
@@ -190,6 +190,24 @@ std::optional<RuleError> validate(const Ruleset& r) {
                    "for each later trick");
     if (r.partnership == Partnership::across && r.seats % 2 != 0)
         return bad(ErrorCode::invalid_deal, "partners sitting across need an even number of seats");
+    if (r.partners != Partners::none && r.family() != Family::sparts)
+        return bad(ErrorCode::option_not_for_ruleset, "partners belong to the sparts family");
+    if (r.partners == Partners::regular && (r.teams < 2 || r.teams > r.seats / 2))
+        return bad(ErrorCode::invalid_option_value,
+                   "regular partners need 2 to " + std::to_string(r.seats / 2) + " teams of two or more at " +
+                       std::to_string(r.seats) + " seats, not " + std::to_string(r.teams));
+    if (r.partners == Partners::rotating) {
+        if (r.partner_plan_size < 1 || r.partner_plan_size > kMaxPartnerPlan)
+            return bad(ErrorCode::invalid_option_value, "a partner plan lists 1 to 16 hands");
+        for (int i = 0; i < r.partner_plan_size; ++i)
+            if (r.partner_plan[i] == 1 || r.partner_plan[i] > r.seats / 2)
+                return bad(ErrorCode::invalid_option_value,
+                           "partner_plan: hand " + std::to_string(i + 1) + " asks for " +
+                               std::to_string(r.partner_plan[i]) + " teams; at " + std::to_string(r.seats) +
+                               " seats use 0 (no partners) or 2 to " + std::to_string(r.seats / 2));
+    }
+    if (r.partners == Partners::progressive && r.seats < 3)
+        return bad(ErrorCode::invalid_option_value, "progressive partners need at least 3 players");
     if (r.min_bid < 0 || r.min_bid > r.hand_size)
         return bad(ErrorCode::invalid_option_value, "the lowest bid must be within the hand size");
     if (r.bag_rule != BagRule::none && (r.bag_threshold < 1 || r.bag_points < 0))

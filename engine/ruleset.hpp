@@ -4,6 +4,7 @@
 // (option.hpp lists them with their sources). docs/RULES.md is the reference.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -24,6 +25,11 @@ enum class Family : std::uint8_t { bga_sparts, sparts, spades };
 enum class HeartsMode : std::uint8_t { sparts, traditional };     // bga-sparts hearts hands
 enum class ScoringColumn : std::uint8_t { sparts, spartsel };     // seed 002's two columns
 enum class Partnership : std::uint8_t { none, across };           // across: seats 0+2 vs 1+3
+// Seed 002's partnerships (the sparts family): teams that keep one score
+// (regular), teams per hand from a plan (rotating), or your partner 2 to your
+// left, one-way (progressive).
+enum class Partners : std::uint8_t { none, regular, rotating, progressive };
+inline constexpr int kMaxPartnerPlan = 16;
 enum class FirstLead : std::uint8_t {
     dealer_left,      // the player left of the dealer leads any legal card
     lowest_club,      // the holder of the lowest club in play leads it (2 of clubs first)
@@ -67,6 +73,11 @@ struct Ruleset {
     bool first_trick_mercy = false;        // seed 002 "Mercy": no heart nor spade on trick 1
     bool secret_bids = false;              // seed 002 "Secret Bids"
     MultiPass multi_pass = MultiPass::off;
+    Partners partners = Partners::none;
+    int teams = 2;                 // regular: seat s plays in team s % teams
+    std::array<std::uint8_t, kMaxPartnerPlan> partner_plan{2};  // rotating: teams per hand (0: none)
+    int partner_plan_size = 1;
+    bool reverse_partners = false; // seed 002 "Reverse Partners"
 
     // Spades hands (seeds 000, 003, 004).
     int min_bid = 0;               // lowest non-nil bid
@@ -90,8 +101,11 @@ struct Ruleset {
     Family family() const;
     int cards_in_play() const { return decks * 52 + jokers; }
     int center_size() const { return cards_in_play() - seats * hand_size; }
-    int sides() const { return partnership == Partnership::across ? seats / 2 : seats; }
-    int side_of(Seat seat) const { return partnership == Partnership::across ? seat % sides() : seat; }
+    // Game sides: who shares one game score (spades teams, regular partners), else each seat.
+    int sides() const {
+        return partnership == Partnership::across ? seats / 2 : partners == Partners::regular ? teams : seats;
+    }
+    int side_of(Seat seat) const { return seat % sides(); }
     int effective_hand_limit() const { return hand_limit < 0 ? seats : hand_limit; }
     int effective_nil_value() const { return nil_value ? nil_value : target_score / 5; }
     // Seed 002: "Tricks are worth only 5 if there are 2-3 playing ... 15 if 6-10 cutthroat,

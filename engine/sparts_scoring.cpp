@@ -52,4 +52,42 @@ std::array<ScoreSheet, kMaxSeats> sparts_counts(std::span<const CardSet> taken, 
     return out;
 }
 
+std::array<SpartsLine, kMaxSeats> score_sparts_hand(std::span<const SpartsSeat> seats, const SpartsCombination& how) {
+    const int n = static_cast<int>(seats.size());
+    std::array<SpartsSeat, kMaxSeats> s{};
+    std::copy(seats.begin(), seats.end(), s.begin());
+    if (how.reversed) {
+        SpartsSeat all{0, 0, {}};
+        for (int i = 0; i < n; ++i) {
+            all.bid += seats[i].bid, all.tricks += seats[i].tricks;
+            for (int c = 0; c < kScoreComponentCount; ++c) add(all.count, static_cast<ScoreComponent>(c), seats[i].count[c]);
+        }
+        for (int i = 0; i < n; ++i) {
+            s[i].bid = all.bid - seats[i].bid;
+            s[i].tricks = all.tricks - seats[i].tricks;
+            for (int c = 0; c < kScoreComponentCount; ++c)
+                s[i].count[c] = static_cast<std::int16_t>(all.count[c] - seats[i].count[c]);
+        }
+    }
+    const bool last_partner_bids = how.partners == Partners::regular || how.partners == Partners::rotating;
+    std::array<SpartsLine, kMaxSeats> out{};
+    for (int l = 0; l < how.line_count; ++l) {
+        SpartsLine& line = out[l];
+        line.seats = how.lines[l];
+        ScoreSheet count{};
+        for (int i = 0; i < n; ++i) {
+            if (!((line.seats >> i) & 1)) continue;
+            if (!last_partner_bids) line.contract += s[i].bid;
+            line.tricks += s[i].tricks;
+            for (int c = 0; c < kScoreComponentCount; ++c) add(count, static_cast<ScoreComponent>(c), s[i].count[c]);
+        }
+        if (last_partner_bids)
+            for (int k = 0; k < n; ++k)
+                if ((line.seats >> how.bid_order[k]) & 1) line.contract = s[how.bid_order[k]].bid;
+        line.sheet = sparts_trick_score(line.contract, line.tricks, how.column, how.trick_value);
+        for (int c = 0; c < kScoreComponentCount; ++c) add(line.sheet, static_cast<ScoreComponent>(c), count[c]);
+    }
+    return out;
+}
+
 }  // namespace sparts

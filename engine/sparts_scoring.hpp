@@ -34,4 +34,37 @@ ScoreSheet sparts_count(CardSet taken, bool ten_counts_one = false);
 // deck, -26 when the 10 of hearts counts -1). RULINGS.md.
 std::array<ScoreSheet, kMaxSeats> sparts_counts(std::span<const CardSet> taken, const Ruleset& rules);
 
+// One seat's hand, before partnerships.
+struct SpartsSeat {
+    int bid;
+    int tricks;
+    ScoreSheet count;
+};
+
+// How the seats' results combine this hand (seed 002's partner variations).
+struct SpartsCombination {
+    Partners partners = Partners::none;
+    std::array<std::uint16_t, kMaxSeats> lines{};  // the seats combined into each line
+    int line_count = 0;
+    std::array<Seat, kMaxSeats> bid_order{};       // regular and rotating: the last partner's bid counts
+    bool reversed = false;                         // reverse partners declared this hand
+    ScoringColumn column = ScoringColumn::sparts;
+    int trick_value = 10;
+};
+
+struct SpartsLine {
+    std::uint16_t seats;
+    int contract;
+    int tricks;
+    ScoreSheet sheet;  // trick score and count
+};
+
+// Reverse partners first ("A person's bid is not their own, but the sum of
+// everyone else's and their count is not of their own cards, but of everyone
+// else's"; RULINGS.md applies it to tricks too, before any partnership), then
+// each line: regular and rotating partners bid their last partner's bid;
+// progressive partners (and lines of one seat) add the bids up; tricks and
+// count add up.
+std::array<SpartsLine, kMaxSeats> score_sparts_hand(std::span<const SpartsSeat> seats, const SpartsCombination& how);
+
 }  // namespace sparts

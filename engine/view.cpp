@@ -39,6 +39,7 @@ SeatView view_of(const Game& game, Viewer viewer) {
     v.hearts_broken = s.hearts_broken;
     v.spades_broken = s.spades_broken;
 
+    for (int i = 0; i < r.seats; ++i) v.partners[i] = game.hand_partners(static_cast<Seat>(i));
     v.side_count = static_cast<std::uint8_t>(r.sides());
     v.scores = s.scores;
     v.bags = s.bags;

@@ -45,6 +45,7 @@ struct SeatView {
     bool hearts_broken = false;
     bool spades_broken = false;
 
+    std::array<std::uint16_t, kMaxSeats> partners{};  // per seat: whose results combine with its own this hand
     std::uint8_t side_count = 0;
     std::array<std::int32_t, kMaxSeats> scores{};
     std::array<std::int16_t, kMaxSeats> bags{};

@@ -61,6 +61,13 @@ json to_json(const LegalMoves& m, bool zero_bid_is_nil) {
     return j;
 }
 
+// Per seat, the seats whose results combine with its own this hand.
+json partners_json(const SeatView& v) {
+    json all = json::array();
+    for (int s = 0; s < v.seats; ++s) all.push_back(seats_in(v.partners[s], v.seats));
+    return all;
+}
+
 json to_json(const SeatView& v, bool zero_bid_is_nil) {
     const int n = v.seats;
     json hand_sizes = json::array(), bids = json::array(), tricks = json::array();
@@ -90,6 +97,7 @@ json to_json(const SeatView& v, bool zero_bid_is_nil) {
         {"hand_sizes", std::move(hand_sizes)},
         {"pass_count", v.pass_count},
         {"pass_distance", v.pass_distance},
+        {"partners", partners_json(v)},
         {"pass_round", v.pass_round},
         {"pass_back_count", v.pass_back_count},
         {"passed_seats", seats_in(v.passed_mask, n)},

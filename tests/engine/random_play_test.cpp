@@ -157,7 +157,9 @@ bool check_event(const Event& e, const Knowledge& k, const std::vector<Viewer>& 
                            ScoreComponent::jack_of_diamonds})
                 count += hs->sides[i].delta[static_cast<int>(c)];
         }
-        if (!moon && count != (rules.ten_of_hearts_minus_one ? -16 : -25) * rules.decks) {
+        // Rotating and progressive lines, and reversed hands, count a seat's cards more than once.
+        const bool each_seat_once = !hs->reversed && (rules.partners == Partners::none || rules.partners == Partners::regular);
+        if (!moon && each_seat_once && count != (rules.ten_of_hearts_minus_one ? -16 : -25) * rules.decks) {
             FAIL_CHECK("the count of hand " << int(hs->hand) << " totals " << count);
             return false;
         }

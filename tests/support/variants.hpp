@@ -43,7 +43,13 @@ inline std::vector<Variant> variants_of(const std::string& preset) {
                 {preset, {{"seats", "10"}, {"decks", "2"}, {"jokers", "3"}, {"multi_pass", "both-ways"}, {"secret_bids", "true"}}},
                 {preset, {{"seats", "5"}, {"mercy", "true"}, {"center_cards", "first-trick"}}},
                 {preset, {{"seats", "9"}, {"decks", "2"}, {"jokers", "2"}, {"mooning", "true"}, {"mercy", "true"}}},
-                {preset, {{"seats", "2"}, {"mercy", "true"}, {"ten_of_hearts_minus_one", "true"}, {"game_clock", "600"}}}};
+                {preset, {{"seats", "2"}, {"mercy", "true"}, {"ten_of_hearts_minus_one", "true"}, {"game_clock", "600"}}},
+                {preset, {{"seats", "6"}, {"partners", "regular"}, {"teams", "3"}, {"reverse_partners", "true"}}},
+                {preset, {{"seats", "8"}, {"decks", "2"}, {"partners", "regular"}, {"teams", "2"}, {"secret_bids", "true"}}},
+                {preset, {{"seats", "5"}, {"partners", "rotating"}, {"partner_plan", "2,0,2"}, {"multi_pass", "back"}}},
+                {preset, {{"seats", "7"}, {"partners", "rotating"}, {"partner_plan", "3,2"}, {"mooning", "true"}}},
+                {preset, {{"seats", "5"}, {"partners", "progressive"}, {"reverse_partners", "true"}, {"ten_of_hearts_minus_one", "true"}}},
+                {preset, {{"seats", "3"}, {"partners", "progressive"}, {"scoring", "sparts"}}}};
     if (preset == "spades")
         return {{preset, {}},
                 {preset, {{"target_score", "250"}}},
