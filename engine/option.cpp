@@ -39,19 +39,37 @@ std::optional<bool> to_bool(std::string_view v) {
         return std::nullopt;                                                                 \
     }
 
+// The deal follows seats, decks and jokers unless the table chose a hand size.
+void redeal(Ruleset& r) {
+    if (!r.hand_size_set) r.hand_size = default_hand_size(r.seats, r.decks, r.jokers);
+}
+
 std::optional<RuleError> set_seats(Ruleset& r, std::string_view v) {
     const auto n = to_int(v);
     if (!n || *n < 2 || *n > kMaxSeats) return bad_value("seats", v, "a number of players from 2 to 10");
     r.seats = *n;
-    r.hand_size = default_hand_size(r.seats, r.decks, r.jokers);
+    redeal(r);
     return std::nullopt;  // validate() checks the preset's own range
+}
+
+std::optional<RuleError> set_hand_size(Ruleset& r, std::string_view v) {
+    if (v == "auto") {
+        r.hand_size_set = false;
+        redeal(r);
+        return std::nullopt;
+    }
+    const auto n = to_int(v);
+    if (!n || *n < 1 || *n > 31) return bad_value("hand_size", v, "auto or a number of cards from 1 to 31");
+    r.hand_size = *n;
+    r.hand_size_set = true;
+    return std::nullopt;  // validate() says whether the deal adds up
 }
 
 std::optional<RuleError> set_decks(Ruleset& r, std::string_view v) {
     const auto n = to_int(v);
     if (!n || *n < 1 || *n > kMaxDecks) return bad_value("decks", v, "1 or 2");
     r.decks = *n;
-    r.hand_size = default_hand_size(r.seats, r.decks, r.jokers);
+    redeal(r);
     return std::nullopt;
 }
 
@@ -59,7 +77,7 @@ std::optional<RuleError> set_jokers(Ruleset& r, std::string_view v) {
     const auto n = to_int(v);
     if (!n || *n < 0 || *n > kMaxJokers) return bad_value("jokers", v, "0 to 4");
     r.jokers = *n;
-    r.hand_size = default_hand_size(r.seats, r.decks, r.jokers);
+    redeal(r);
     return std::nullopt;
 }
 
@@ -214,6 +232,12 @@ const OptionInfo kOptions[] = {
      "002: \"The joker is a veery wild card. If it is led, it always wins the trick; if it is played "
      "after the lead, it will never win.\"",
      fam(Family::sparts), set_jokers, [](const Ruleset& r) { return std::to_string(r.jokers); }},
+    {"hand_size", "auto | 1-31",
+     "Cards dealt to each player; the rest go to the center. auto: as many as the cards in play allow "
+     "equally (seed 002's tables). A deal that does not add up is refused, saying why.",
+     "002: \"Deal an equal number of cards to each player (any extra going into the center).\"; RULINGS.md",
+     fam(Family::sparts), set_hand_size,
+     [](const Ruleset& r) { return r.hand_size_set ? std::to_string(r.hand_size) : std::string("auto"); }},
     {"hands", "seats | 0 | 1-250", "Number of hands in the game (\"seats\": one a player; 0: no limit).",
      "001: \"Try playing one round for each player in the game.\"", fam(Family::sparts), set_hands,
      [](const Ruleset& r) { return r.hand_limit < 0 ? std::string("seats") : std::to_string(r.hand_limit); }},

@@ -159,9 +159,9 @@ std::optional<RuleError> validate(const Ruleset& r) {
         case Preset::spartsel: e = seats_range(2, 10); break;
     }
     if (e) return e;
-    if (r.preset != Preset::spartsel && (r.decks != 1 || r.jokers != 0))
+    if (r.preset != Preset::spartsel && (r.decks != 1 || r.jokers != 0 || r.hand_size_set))
         return bad(ErrorCode::invalid_deal,
-                   std::string(to_string(r.preset)) + " uses one 52-card deck without jokers");
+                   std::string(to_string(r.preset)) + " uses one 52-card deck without jokers, dealt by its own table");
     if (r.decks < 1 || r.decks > kMaxDecks)
         return bad(ErrorCode::invalid_deal, "decks must be 1 or 2, not " + std::to_string(r.decks));
     if (r.jokers < 0 || r.jokers > kMaxJokers)

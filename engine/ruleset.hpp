@@ -52,6 +52,7 @@ struct Ruleset {
     int decks = 1;
     int jokers = 0;
     int hand_size = 13;  // the rest of the cards go to the center (kitty)
+    bool hand_size_set = false;  // chosen by the table rather than by the deal tables
     CenterRule center_rule = CenterRule::first_heart_or_queen;
     Partnership partnership = Partnership::none;
 

@@ -19,7 +19,7 @@ using namespace sparts::testing;
 
 namespace {
 
-constexpr std::uint64_t kFingerprint = 0xac2d2e9577039758ULL;
+constexpr std::uint64_t kFingerprint = 0x59079a5dbffdbbceULL;
 
 std::uint64_t fingerprint() {
     std::uint64_t h = fnv1a("");

@@ -167,3 +167,37 @@ TEST_CASE("the project's PRNG gives the same numbers everywhere") {
     CHECK(first == expected);
     for (int i = 0; i < 1000; ++i) CHECK(rng.below(7) < 7);
 }
+
+// Seed 002: "Deal an equal number of cards to each player (any extra going into
+// the center)"; issue: "any deal whose numbers don't add up is refused with a
+// clear error saying why".
+TEST_CASE("a chosen hand size is dealt, and one that does not add up is refused with the reason") {
+    auto six = make_ruleset("spartsel", std::vector<OptionSetting>{{"seats", "8"}, {"hand_size", "6"}});
+    REQUIRE(six);
+    CHECK(six->hand_size == 6);
+    CHECK(six->center_size() == 4);
+    Game g = std::move(*Game::create(*six, 1));
+    g.start();
+    for (int s = 0; s < 8; ++s) CHECK(g.state().hands[s].size() == 6);
+    // The order of options does not matter: seats after hand_size keeps the chosen size.
+    auto later = make_ruleset("spartsel", std::vector<OptionSetting>{{"hand_size", "6"}, {"seats", "8"}});
+    REQUIRE(later);
+    CHECK(later->hand_size == 6);
+
+    auto too_big = make_ruleset("spartsel", std::vector<OptionSetting>{{"seats", "8"}, {"hand_size", "7"}});
+    REQUIRE_FALSE(too_big);
+    CHECK(too_big.error().code == ErrorCode::invalid_deal);
+    CHECK(too_big.error().message == "8 hands of 7 need 56 cards, but only 52 are in play");
+    auto center = make_ruleset("spartsel", std::vector<OptionSetting>{{"seats", "4"}, {"hand_size", "3"}});
+    REQUIRE_FALSE(center);
+    CHECK(center.error().message.find("40 cards in the center") != std::string::npos);
+    auto two = make_ruleset("spartsel", std::vector<OptionSetting>{{"seats", "2"}, {"hand_size", "20"}});
+    REQUIRE_FALSE(two);
+    CHECK(two.error().message.find("two players") != std::string::npos);
+    auto sparts = make_ruleset("sparts", std::vector<OptionSetting>{{"hand_size", "12"}});
+    REQUIRE_FALSE(sparts);
+    CHECK(sparts.error().code == ErrorCode::invalid_deal);
+    auto back = make_ruleset("spartsel", std::vector<OptionSetting>{{"hand_size", "6"}, {"hand_size", "auto"}, {"seats", "5"}});
+    REQUIRE(back);
+    CHECK(back->hand_size == 10);
+}

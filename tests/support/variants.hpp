@@ -49,7 +49,12 @@ inline std::vector<Variant> variants_of(const std::string& preset) {
                 {preset, {{"seats", "5"}, {"partners", "rotating"}, {"partner_plan", "2,0,2"}, {"multi_pass", "back"}}},
                 {preset, {{"seats", "7"}, {"partners", "rotating"}, {"partner_plan", "3,2"}, {"mooning", "true"}}},
                 {preset, {{"seats", "5"}, {"partners", "progressive"}, {"reverse_partners", "true"}, {"ten_of_hearts_minus_one", "true"}}},
-                {preset, {{"seats", "3"}, {"partners", "progressive"}, {"scoring", "sparts"}}}};
+                {preset, {{"seats", "3"}, {"partners", "progressive"}, {"scoring", "sparts"}}},
+                {preset, {{"mooning", "true"}}},
+                {preset, {{"secret_bids", "true"}}},
+                {preset, {{"reverse_partners", "true"}}},
+                {preset, {{"center_cards", "first-trick"}}},
+                {preset, {{"seats", "8"}, {"hand_size", "6"}, {"jokers", "1"}}}};
     if (preset == "spades")
         return {{preset, {}},
                 {preset, {{"target_score", "250"}}},
