@@ -136,7 +136,10 @@ std::optional<RuleError> set_partner_plan(Ruleset& r, std::string_view v) {
 
 std::string get_partner_plan(const Ruleset& r) {
     std::string s;
-    for (int i = 0; i < r.partner_plan_size; ++i) s += (i ? "," : "") + std::to_string(r.partner_plan[i]);
+    for (int i = 0; i < r.partner_plan_size; ++i) {
+        if (i) s += ',';
+        s += std::to_string(r.partner_plan[i]);
+    }
     return s;
 }
 
