@@ -19,7 +19,7 @@ using namespace sparts::testing;
 
 namespace {
 
-constexpr std::uint64_t kFingerprint = 0x59079a5dbffdbbceULL;
+constexpr std::uint64_t kFingerprint = 0x92758569107931ddULL;
 
 std::uint64_t fingerprint() {
     std::uint64_t h = fnv1a("");

@@ -54,6 +54,9 @@ inline std::vector<Variant> variants_of(const std::string& preset) {
                 {preset, {{"secret_bids", "true"}}},
                 {preset, {{"reverse_partners", "true"}}},
                 {preset, {{"center_cards", "first-trick"}}},
+                {preset, {{"mercy", "true"}}},
+                {preset, {{"ten_of_hearts_minus_one", "true"}}},
+                {preset, {{"partners", "regular"}}},
                 {preset, {{"seats", "8"}, {"hand_size", "6"}, {"jokers", "1"}}}};
     if (preset == "spades")
         return {{preset, {}},
