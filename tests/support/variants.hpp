@@ -57,6 +57,9 @@ inline std::vector<Variant> variants_of(const std::string& preset) {
                 {preset, {{"mercy", "true"}}},
                 {preset, {{"ten_of_hearts_minus_one", "true"}}},
                 {preset, {{"partners", "regular"}}},
+                {preset, {{"partners", "rotating"}}},
+                {preset, {{"partners", "progressive"}}},
+                {preset, {{"game_clock", "600"}}},
                 {preset, {{"seats", "8"}, {"hand_size", "6"}, {"jokers", "1"}}}};
     if (preset == "spades")
         return {{preset, {}},
