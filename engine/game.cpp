@@ -713,7 +713,7 @@ void Game::end_game(GameEndReason reason) {
 std::uint16_t Game::hand_partners(Seat seat) const {
     const int n = rules_.seats;
     switch (rules_.partners) {
-        case Partners::none: return rules_.side_seats(rules_.side_of(seat));  // spades teams, or alone
+        case Partners::none:  // spades teams, or alone
         case Partners::regular: return rules_.side_seats(rules_.side_of(seat));
         case Partners::progressive: return static_cast<std::uint16_t>(bit(seat) | bit((seat + 2) % n));
         case Partners::rotating: {

@@ -26,19 +26,6 @@ std::string refusal(const Ruleset& r) {
     return e ? e->message : std::string();
 }
 
-// Stacks the hands the test wants after the pass of hand 1 (3 cards, one to the left).
-Table table_after_pass(const Ruleset& r, Seat dealer, Hands after, std::vector<Card> center = {},
-                       std::array<unsigned, kMaxSeats> avoid = {}) {
-    const StackedDeal full = complete_deal(r, after, center, avoid);
-    for (int s = 0; s < r.seats; ++s) after[s] = full.hands[s];
-    const PassPlan plan = plan_pass(after, r.seats, 3, 1);
-    Table t = open_table(r, dealer, {stacked(plan.dealt, full.center)});
-    REQUIRE(t.log.last<PassingStarted>().distance == 1);
-    pass_all(t, plan);
-    for (int s = 0; s < r.seats; ++s) REQUIRE(t.state().hands[s] == after[s]);
-    return t;
-}
-
 }  // namespace
 
 // "Players- The game can be played with anywhere from 2-10 players." and

@@ -274,6 +274,19 @@ inline void pass_all(Table& t, const PassPlan& plan) {
 }
 
 // Bids by seat, in the engine's bidding order.
+inline // Stacks the hands the test wants after the pass of hand 1 (3 cards, one to the left).
+Table table_after_pass(const Ruleset& r, Seat dealer, Hands after, std::vector<Card> center = {},
+                       std::array<unsigned, kMaxSeats> avoid = {}) {
+    const StackedDeal full = complete_deal(r, after, center, avoid);
+    for (int s = 0; s < r.seats; ++s) after[s] = full.hands[s];
+    const PassPlan plan = plan_pass(after, r.seats, 3, 1);
+    Table t = open_table(r, dealer, {stacked(plan.dealt, full.center)});
+    REQUIRE(t.log.last<PassingStarted>().distance == 1);
+    pass_all(t, plan);
+    for (int s = 0; s < r.seats; ++s) REQUIRE(t.state().hands[s] == after[s]);
+    return t;
+}
+
 inline void bid_all(Table& t, const std::array<int, kMaxSeats>& bids) {
     REQUIRE(t.game.phase() == Phase::bidding);
     while (t.game.phase() == Phase::bidding) t.bid(bids[t.turn()]);
