@@ -1,0 +1,266 @@
+#include "protocol/request.hpp"
+
+#include "protocol/action_json.hpp"
+#include "protocol/json_fields.hpp"
+#include "protocol/json_text.hpp"
+#include "protocol/ruleset_json.hpp"
+
+namespace sparts {
+
+using nlohmann::json;
+
+namespace {
+
+constexpr const char* kTypes =
+    "one of \"hello\", \"list_tables\", \"create_table\", \"sit\", \"leave\", \"watch\", \"add_bot\", "
+    "\"start\", \"again\", \"act\", \"resume\", \"ping\"";
+constexpr const char* kTableExpected = "a table id like \"t1\"";
+constexpr std::size_t kMaxTableIdLength = 32;
+constexpr std::size_t kMaxInviteLength = 32;
+
+using Body = Parsed<RequestBody>;
+
+// A required string member of bounded, non-zero length.
+Parsed<std::string> text_member(const json& j, std::string_view key, std::size_t max, std::string_view what) {
+    const json* v = member(j, key);
+    if (!v) return missing(std::string(key), what);
+    if (!v->is_string()) return expected(std::string(key), what, *v);
+    const auto& s = v->get_ref<const std::string&>();
+    if (s.empty() || s.size() > max) return expected(std::string(key), what, *v);
+    return s;
+}
+
+Parsed<std::string> table_of(const json& j) { return text_member(j, "table", kMaxTableIdLength, kTableExpected); }
+
+Parsed<std::optional<int>> optional_seat(const json& j) {
+    const json* v = member(j, "seat");
+    if (!v) return std::optional<int>{};
+    auto n = whole_number(*v, 0, kMaxSeats - 1, "a seat number from 0 to 9");
+    if (!n) return inside("seat", n.error());
+    return std::optional<int>{static_cast<int>(*n)};
+}
+
+Parsed<std::string> optional_invite(const json& j) {
+    const json* v = member(j, "invite");
+    if (!v) return std::string{};
+    if (!v->is_string() || v->get_ref<const std::string&>().size() > kMaxInviteLength)
+        return expected("invite", "an invite code (a string)", *v);
+    return v->get<std::string>();
+}
+
+// Printable, no control characters, no leading or trailing space.
+bool valid_name(const std::string& s) {
+    if (s.empty() || s.size() > kMaxNameLength * 4) return false;  // UTF-8: up to 4 bytes a character
+    std::size_t chars = 0;
+    for (unsigned char c : s) {
+        if (c < 0x20 || c == 0x7f) return false;
+        if ((c & 0xC0) != 0x80) ++chars;
+    }
+    return chars <= kMaxNameLength && s.front() != ' ' && s.back() != ' ';
+}
+
+Body hello_from(const json& j) {
+    if (auto e = refuse_unknown_members(j, "a hello", {"type", "id", "protocol", "name", "token"})) return *e;
+    Hello h;
+    const json* p = member(j, "protocol");
+    if (!p) return missing("protocol", "the protocol version, 1");
+    auto version = whole_number(*p, 1, 1000, "the protocol version, a whole number (this server speaks 1)");
+    if (!version) return inside("protocol", version.error());
+    h.protocol = static_cast<int>(*version);
+    constexpr const char* kName = "a display name: 1 to 32 printable characters, no leading or trailing space";
+    const json* name = member(j, "name");
+    if (!name) return missing("name", kName);
+    if (!name->is_string() || !valid_name(name->get_ref<const std::string&>())) return expected("name", kName, *name);
+    h.name = name->get<std::string>();
+    if (const json* t = member(j, "token")) {
+        if (!t->is_string() || t->get_ref<const std::string&>().size() > 128)
+            return expected("token", "a player token from an earlier hello (a string)", *t);
+        h.token = t->get<std::string>();
+    }
+    return RequestBody{std::move(h)};
+}
+
+Body list_tables_from(const json& j) {
+    if (auto e = refuse_unknown_members(j, "a list_tables request", {"type", "id", "preset", "seats", "open"})) return *e;
+    ListTables l;
+    if (const json* p = member(j, "preset")) {
+        constexpr const char* kPreset = "a preset name: bga-sparts, sparts, spartsel, spades or worldwinner-spades";
+        if (!p->is_string()) return expected("preset", kPreset, *p);
+        auto preset = parse_preset(p->get_ref<const std::string&>());
+        if (!preset) return expected("preset", kPreset, *p);
+        l.preset = *preset;
+    }
+    if (const json* s = member(j, "seats")) {
+        auto n = whole_number(*s, 2, kMaxSeats, "a seat count from 2 to 10");
+        if (!n) return inside("seats", n.error());
+        l.seats = static_cast<int>(*n);
+    }
+    if (const json* o = member(j, "open")) {
+        if (!o->is_boolean()) return expected("open", "true (only tables with a free seat) or false (all)", *o);
+        l.open_only = o->get<bool>();
+    }
+    return RequestBody{l};
+}
+
+Body sit_from(const json& j) {
+    if (auto e = refuse_unknown_members(j, "a sit request", {"type", "id", "table", "seat", "invite"})) return *e;
+    auto table = table_of(j);
+    if (!table) return table.error();
+    auto seat = optional_seat(j);
+    if (!seat) return seat.error();
+    auto invite = optional_invite(j);
+    if (!invite) return invite.error();
+    return RequestBody{Sit{std::move(*table), *seat, std::move(*invite)}};
+}
+
+Body watch_from(const json& j) {
+    if (auto e = refuse_unknown_members(j, "a watch request", {"type", "id", "table", "invite"})) return *e;
+    auto table = table_of(j);
+    if (!table) return table.error();
+    auto invite = optional_invite(j);
+    if (!invite) return invite.error();
+    return RequestBody{Watch{std::move(*table), std::move(*invite)}};
+}
+
+Body add_bot_from(const json& j) {
+    if (auto e = refuse_unknown_members(j, "an add_bot request", {"type", "id", "table", "seat"})) return *e;
+    auto table = table_of(j);
+    if (!table) return table.error();
+    auto seat = optional_seat(j);
+    if (!seat) return seat.error();
+    return RequestBody{AddBot{std::move(*table), *seat}};
+}
+
+// leave, start, again: a table and nothing else.
+template <class T>
+Body table_only_from(const json& j, std::string_view what) {
+    if (auto e = refuse_unknown_members(j, what, {"type", "id", "table"})) return *e;
+    auto table = table_of(j);
+    if (!table) return table.error();
+    return RequestBody{T{std::move(*table)}};
+}
+
+Body act_from(const json& j) {
+    if (auto e = refuse_unknown_members(j, "an act request", {"type", "id", "table", "action"})) return *e;
+    auto table = table_of(j);
+    if (!table) return table.error();
+    const json* a = member(j, "action");
+    if (!a) return missing("action", "an action object like {\"type\":\"play\",\"card\":\"QS\"}");
+    auto action = action_from_json(*a);
+    if (!action) return inside("action", action.error());
+    if (action->kind == ActionKind::clock_expired)
+        return expected("action.type", "one of \"play\", \"bid\", \"pass\", \"choose\" (the clock is the server's)",
+                        (*a)["type"]);
+    return RequestBody{Act{std::move(*table), *action}};
+}
+
+Body resume_from(const json& j) {
+    if (auto e = refuse_unknown_members(j, "a resume request", {"type", "id", "table", "seq"})) return *e;
+    auto table = table_of(j);
+    if (!table) return table.error();
+    const json* s = member(j, "seq");
+    if (!s) return missing("seq", "the last seq received from this table (0: none)");
+    auto seq = whole_number(*s, 0, std::int64_t{1} << 53, "the last seq received from this table (0: none)");
+    if (!seq) return inside("seq", seq.error());
+    return RequestBody{Resume{std::move(*table), static_cast<std::uint64_t>(*seq)}};
+}
+
+Body ping_from(const json& j) {
+    if (auto e = refuse_unknown_members(j, "a ping", {"type", "id"})) return *e;
+    return RequestBody{Ping{}};
+}
+
+}  // namespace
+
+// create_table is apart: a bad ruleset has its own error code.
+static Outcome<CreateTable, RequestError> create_table_from(const json& j) {
+    auto bad = [](ParseError e) { return RequestError{"bad_message", std::move(e), {}, "create_table"}; };
+    if (auto e = refuse_unknown_members(j, "a create_table request", {"type", "id", "ruleset", "private", "turn_seconds"}))
+        return bad(*e);
+    CreateTable c;
+    const json* r = member(j, "ruleset");
+    if (!r) return bad(missing("ruleset", "a ruleset like {\"preset\":\"spades\",\"options\":{}}"));
+    auto rules = ruleset_from_json(*r);
+    if (!rules) {
+        // A well-formed ruleset the engine refuses (an unknown option, a value
+        // out of range) is a bad_ruleset; a malformed one is a bad_message.
+        return RequestError{"bad_ruleset", inside("ruleset", rules.error()), {}, "create_table"};
+    }
+    c.rules = *rules;
+    if (const json* p = member(j, "private")) {
+        if (!p->is_boolean()) return bad(expected("private", "true or false", *p));
+        c.is_private = p->get<bool>();
+    }
+    if (const json* t = member(j, "turn_seconds")) {
+        auto n = whole_number(*t, 0, kMaxTurnSeconds, "the turn time limit in seconds, 0 to 3600 (0: none)");
+        if (!n) return bad(inside("turn_seconds", n.error()));
+        c.turn_seconds = static_cast<int>(*n);
+    }
+    return c;
+}
+
+Outcome<Request, RequestError> parse_request(std::string_view text) {
+    auto doc = parse_json_text(text);
+    if (!doc) return RequestError{"bad_json", doc.error(), {}, {}};
+    const json& j = *doc;
+    if (!j.is_object()) return RequestError{"bad_message", expected("", "a request object like {\"type\":\"ping\"}", j), {}, {}};
+
+    RequestId id;
+    if (const json* i = member(j, "id")) {
+        const bool ok_number = i->is_number_integer();
+        const bool ok_string = i->is_string() && i->get_ref<const std::string&>().size() <= kMaxIdLength;
+        if (!ok_number && !ok_string)
+            return RequestError{"bad_message", expected("id", "a whole number or a string of up to 64 characters", *i), {}, {}};
+        id = *i;
+    }
+    const json* type = member(j, "type");
+    if (!type) return RequestError{"bad_message", missing("type", kTypes), id, {}};
+    if (!type->is_string()) return RequestError{"bad_message", expected("type", kTypes, *type), id, {}};
+    const std::string& t = type->get_ref<const std::string&>();
+
+    auto done = [&](Body body) -> Outcome<Request, RequestError> {
+        if (!body) return RequestError{"bad_message", body.error(), id, t};
+        return Request{id, std::move(*body)};
+    };
+    if (t == "hello") return done(hello_from(j));
+    if (t == "list_tables") return done(list_tables_from(j));
+    if (t == "create_table") {
+        auto c = create_table_from(j);
+        if (!c) {
+            RequestError e = c.error();
+            e.id = id;
+            return e;
+        }
+        return Request{id, RequestBody{std::move(*c)}};
+    }
+    if (t == "sit") return done(sit_from(j));
+    if (t == "leave") return done(table_only_from<Leave>(j, "a leave request"));
+    if (t == "watch") return done(watch_from(j));
+    if (t == "add_bot") return done(add_bot_from(j));
+    if (t == "start") return done(table_only_from<Start>(j, "a start request"));
+    if (t == "again") return done(table_only_from<Again>(j, "an again request"));
+    if (t == "act") return done(act_from(j));
+    if (t == "resume") return done(resume_from(j));
+    if (t == "ping") return done(ping_from(j));
+    return RequestError{"unknown_type", expected("type", kTypes, *type), id, {}};
+}
+
+const char* request_type(const RequestBody& body) {
+    struct Name {
+        const char* operator()(const Hello&) const { return "hello"; }
+        const char* operator()(const ListTables&) const { return "list_tables"; }
+        const char* operator()(const CreateTable&) const { return "create_table"; }
+        const char* operator()(const Sit&) const { return "sit"; }
+        const char* operator()(const Leave&) const { return "leave"; }
+        const char* operator()(const Watch&) const { return "watch"; }
+        const char* operator()(const AddBot&) const { return "add_bot"; }
+        const char* operator()(const Start&) const { return "start"; }
+        const char* operator()(const Again&) const { return "again"; }
+        const char* operator()(const Act&) const { return "act"; }
+        const char* operator()(const Resume&) const { return "resume"; }
+        const char* operator()(const Ping&) const { return "ping"; }
+    };
+    return std::visit(Name{}, body);
+}
+
+}  // namespace sparts

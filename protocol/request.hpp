@@ -1,0 +1,94 @@
+// What a client may ask of the server: a closed set of requests, each parsed
+// totally from one text frame. Every frame becomes a Request or a
+// RequestError naming the field and what was expected there; the request's
+// `id` is recovered whenever the frame was an object with a well-formed `id`,
+// so that even an error reply can be matched to its request.
+//
+// The wire format is in protocol/PROTOCOL.md, with a JSON Schema for every
+// message in protocol/schemas/.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <nlohmann/json.hpp>
+#include "engine/action.hpp"
+#include "engine/ruleset.hpp"
+#include "protocol/parse_error.hpp"
+
+namespace sparts {
+
+inline constexpr int kProtocolVersion = 1;
+inline constexpr std::size_t kMaxNameLength = 32;
+inline constexpr std::size_t kMaxIdLength = 64;
+inline constexpr int kMaxTurnSeconds = 3600;
+
+// The client's `id`, echoed in the reply: a JSON integer or a short string.
+using RequestId = std::optional<nlohmann::json>;
+
+struct Hello {
+    int protocol = kProtocolVersion;
+    std::string name;
+    std::optional<std::string> token;  // a player token from an earlier hello
+};
+struct ListTables {
+    std::optional<Preset> preset;
+    std::optional<int> seats;
+    bool open_only = true;  // only tables with a free seat and no game running
+};
+struct CreateTable {
+    Ruleset rules;
+    bool is_private = false;
+    int turn_seconds = -1;  // -1: the server's default; 0: no limit
+};
+struct Sit {
+    std::string table;
+    std::optional<int> seat;  // none: the lowest free seat
+    std::string invite;
+};
+struct Leave { std::string table; };
+struct Watch {
+    std::string table;
+    std::string invite;
+};
+struct AddBot {
+    std::string table;
+    std::optional<int> seat;
+};
+struct Start { std::string table; };
+struct Again { std::string table; };
+struct Act {
+    std::string table;
+    Action action;
+};
+struct Resume {
+    std::string table;
+    std::uint64_t seq = 0;  // the last seq the client has seen; 0: none
+};
+struct Ping {};
+
+using RequestBody = std::variant<Hello, ListTables, CreateTable, Sit, Leave, Watch, AddBot, Start,
+                                 Again, Act, Resume, Ping>;
+
+struct Request {
+    RequestId id;
+    RequestBody body;
+};
+
+// Why a frame is not a request: `code` is one of the protocol's stable error
+// codes (bad_json, bad_message, unknown_type, bad_ruleset), `error` says which
+// field and what was expected. `type` is the request's type when it was known.
+struct RequestError {
+    std::string code;
+    ParseError error;
+    RequestId id;
+    std::string type;
+};
+
+Outcome<Request, RequestError> parse_request(std::string_view text);
+
+// The request's `type` as on the wire ("create_table").
+const char* request_type(const RequestBody& body);
+
+}  // namespace sparts

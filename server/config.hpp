@@ -1,0 +1,46 @@
+// The server's settings: every address, size, rate and time it uses, each
+// named, with a default fit for one machine, and settable by a flag
+// (--max-frame-bytes 16384) or an environment variable (SPARTS_MAX_FRAME_BYTES).
+// Flags win over the environment.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+#include "protocol/outcome.hpp"
+
+namespace sparts::server {
+
+struct Config {
+    std::string address = "127.0.0.1";
+    std::uint16_t port = 8080;
+    int threads = 0;                  // 0: as many as the machine has cores
+    std::string database = "sparts.db";
+    std::string log_level = "info";
+
+    // Limits at the edge.
+    std::size_t max_frame_bytes = 16 * 1024;
+    int messages_per_second = 20;     // per connection, with a burst of twice as many
+    int flood_close_after = 100;      // refused messages in a row before the connection is closed
+    std::size_t write_queue_bytes = 256 * 1024;  // per connection; a reader further behind is closed
+    int idle_timeout_seconds = 60;    // no frame nor pong for this long: closed (pings go at half of it)
+    int hello_timeout_seconds = 10;   // a connection must say hello within this
+    int tables_per_player = 4;        // open tables a player may have created
+    int connections_per_address = 64;
+    int max_connections = 20000;
+
+    // Tables.
+    int turn_seconds = 60;            // the default turn time limit of a new table (0: none)
+    int absent_after_missed_turns = 3;
+    int table_grace_seconds = 120;    // a table with no human connected is closed after this
+    int bot_delay_ms = 400;           // how long a bot (or an absent seat) waits before playing
+    std::size_t history_events = 512; // events kept per table for reconnects; older: a snapshot
+};
+
+// The settings from `args` (argv without the program name) over `env`
+// (NAME=value strings), over the defaults; or what is wrong, for the user.
+// `--help` is an error whose text is the usage.
+Outcome<Config, std::string> read_config(const std::vector<std::string>& args, const std::vector<std::string>& env);
+
+std::string usage();
+
+}  // namespace sparts::server

@@ -1,0 +1,92 @@
+#include "server/http_session.hpp"
+
+#include <boost/asio/dispatch.hpp>
+#include <boost/beast/websocket.hpp>
+#include <spdlog/spdlog.h>
+#include "server/session.hpp"
+
+namespace sparts::server {
+
+namespace net = boost::asio;
+namespace beast = boost::beast;
+namespace http = beast::http;
+
+HttpSession::HttpSession(net::ip::tcp::socket&& socket, Hub& hub) : stream_(std::move(socket)), hub_(hub) {}
+
+void HttpSession::run() {
+    net::dispatch(stream_.get_executor(), beast::bind_front_handler(&HttpSession::do_read, shared_from_this()));
+}
+
+void HttpSession::do_read() {
+    parser_.emplace();
+    parser_->header_limit(8 * 1024);
+    parser_->body_limit(8 * 1024);
+    stream_.expires_after(std::chrono::seconds(30));
+    http::async_read(stream_, buffer_, *parser_, beast::bind_front_handler(&HttpSession::on_read, shared_from_this()));
+}
+
+void HttpSession::on_read(beast::error_code ec, std::size_t) {
+    if (ec == http::error::end_of_stream) {
+        stream_.socket().shutdown(net::ip::tcp::socket::shutdown_send, ec);
+        return;
+    }
+    if (ec) {
+        if (ec != beast::error::timeout && ec != net::error::operation_aborted)
+            spdlog::debug("http: read: {}", ec.message());
+        return;
+    }
+    auto req = parser_->release();
+    if (beast::websocket::is_upgrade(req)) {
+        if (req.target() != "/ws") {
+            http::response<http::string_body> res{http::status::not_found, req.version()};
+            res.set(http::field::content_type, "text/plain");
+            res.body() = "WebSocket is served on /ws\n";
+            res.prepare_payload();
+            auto sp = std::make_shared<http::response<http::string_body>>(std::move(res));
+            response_ = sp;
+            return http::async_write(stream_, *sp,
+                                     beast::bind_front_handler(&HttpSession::on_write, shared_from_this(), true));
+        }
+        beast::error_code ignored;
+        auto endpoint = stream_.socket().remote_endpoint(ignored);
+        const std::string address = endpoint.address().to_string();
+        const bool admitted = !hub_.stopping && hub_.connections.admit(address);
+        stream_.expires_never();
+        std::make_shared<Session>(stream_.release_socket(), hub_, address, admitted)->run(std::move(req));
+        return;
+    }
+    http::response<http::string_body> res;
+    res.version(req.version());
+    res.keep_alive(req.keep_alive());
+    res.set(http::field::server, "sparts-server");
+    res.set(http::field::content_type, "text/plain");
+    if (req.method() != http::verb::get && req.method() != http::verb::head) {
+        res.result(http::status::method_not_allowed);
+        res.body() = "only GET\n";
+    } else if (req.target() == "/healthz") {
+        res.result(http::status::ok);
+        res.body() = "ok\n";
+    } else if (req.target() == "/") {
+        res.result(http::status::ok);
+        res.body() = "sparts-server: connect a WebSocket client to /ws (protocol: protocol/PROTOCOL.md)\n";
+    } else {
+        res.result(http::status::not_found);
+        res.body() = "not found\n";
+    }
+    res.prepare_payload();
+    auto sp = std::make_shared<http::response<http::string_body>>(std::move(res));
+    response_ = sp;
+    http::async_write(stream_, *sp, beast::bind_front_handler(&HttpSession::on_write, shared_from_this(), sp->need_eof()));
+}
+
+void HttpSession::on_write(bool close, beast::error_code ec, std::size_t) {
+    response_.reset();
+    if (ec) return;
+    if (close) {
+        stream_.socket().shutdown(net::ip::tcp::socket::shutdown_send, ec);
+        return;
+    }
+    do_read();
+}
+
+}  // namespace sparts::server

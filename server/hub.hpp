@@ -1,0 +1,26 @@
+// What every part of a running server reaches: its settings, the lobby, the
+// table registry and the connection counts. Owned by Server; outlives every
+// session and table (the io_context is joined before it goes).
+#pragma once
+#include <atomic>
+#include <boost/asio/io_context.hpp>
+#include "server/config.hpp"
+#include "server/connection_limits.hpp"
+#include "server/session_set.hpp"
+
+namespace sparts::server {
+
+class Lobby;
+class TableRegistry;
+
+struct Hub {
+    const Config& config;
+    boost::asio::io_context& io;
+    Lobby& lobby;
+    TableRegistry& tables;
+    ConnectionLimits& connections;
+    SessionSet& sessions;
+    std::atomic<bool> stopping{false};
+};
+
+}  // namespace sparts::server

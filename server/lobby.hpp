@@ -1,0 +1,53 @@
+// The lobby: players (by the hash of their token), and the list of open
+// tables. It runs on its own strand; its public methods post there.
+//
+// hello: a new player gets a fresh token (128 random bits, shown once; only
+// its SHA-256 is kept); a returning one shows its token and gets its player
+// back, with the seats it holds. create_table validates nothing itself: the
+// ruleset was checked by the engine when the request was parsed.
+#pragma once
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <boost/asio/strand.hpp>
+#include <boost/asio/io_context.hpp>
+#include "protocol/request.hpp"
+#include "server/hub.hpp"
+#include "server/player.hpp"
+#include "server/table_summary.hpp"
+
+namespace sparts::server {
+
+class Session;
+
+class Lobby {
+public:
+    explicit Lobby(boost::asio::io_context& io) : strand_(boost::asio::make_strand(io)) {}
+    void attach(Hub& hub) { hub_ = &hub; }
+
+    void hello(std::shared_ptr<Session> session, Request request);
+    void list_tables(std::shared_ptr<Session> session, Request request);
+    void create_table(std::shared_ptr<Session> session, PlayerRef player, Request request);
+
+    // From tables.
+    void table_changed(TableSummary summary);
+    void table_closed(std::string id, std::string creator);
+
+    // Closes every table (server shutdown).
+    void close_all();
+
+private:
+    struct PlayerEntry {
+        PlayerRef player;
+        int open_tables = 0;  // created by this player and not yet closed
+    };
+
+    boost::asio::strand<boost::asio::io_context::executor_type> strand_;
+    Hub* hub_ = nullptr;
+    std::unordered_map<std::string, PlayerEntry> players_;            // by token hash
+    std::unordered_map<std::string, std::string> token_by_player_;    // player id -> token hash
+    std::unordered_map<std::string, TableSummary> tables_;            // by table id
+    std::uint64_t next_table_ = 1;
+};
+
+}  // namespace sparts::server

@@ -1,0 +1,37 @@
+// sparts-server: the authoritative card-table server. With no arguments it
+// serves HTTP and WebSocket on 127.0.0.1:8080. `--help` lists every setting.
+#include <cstdio>
+#include <cstdlib>
+#include <iostream>
+#include <spdlog/spdlog.h>
+#include "server/config.hpp"
+#include "server/server.hpp"
+
+extern char** environ;
+
+int main(int argc, char** argv) {
+    std::vector<std::string> args(argv + 1, argv + argc);
+    std::vector<std::string> env;
+    for (char** e = environ; *e; ++e) env.emplace_back(*e);
+    auto config = sparts::server::read_config(args, env);
+    if (!config) {
+        const bool help = !args.empty() && (args[0] == "--help" || args[0] == "-h");
+        (help ? std::cout : std::cerr) << config.error();
+        return help ? 0 : 2;
+    }
+    spdlog::set_level(spdlog::level::from_str(config->log_level));
+    try {
+        sparts::server::Server server(*config);
+        const auto port = server.start();
+        spdlog::info("sparts-server listening on http://{}:{} (WebSocket: /ws)", config->address, port);
+        // A line a supervisor or a test can wait for.
+        std::printf("listening on %s:%u\n", config->address.c_str(), static_cast<unsigned>(port));
+        std::fflush(stdout);
+        server.run();
+        spdlog::info("sparts-server stopped");
+    } catch (const std::exception& e) {
+        spdlog::critical("cannot start: {}", e.what());
+        return 1;
+    }
+    return 0;
+}

@@ -1,0 +1,71 @@
+#include "server/server.hpp"
+
+#include <boost/asio/ip/address.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <spdlog/spdlog.h>
+#include "server/listener.hpp"
+#include "server/session.hpp"
+
+namespace sparts::server {
+
+namespace net = boost::asio;
+
+Server::Server(Config config)
+    : config_(std::move(config)),
+      io_(config_.threads > 0 ? config_.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()))),
+      connections_(config_.connections_per_address, config_.max_connections),
+      lobby_(io_),
+      hub_{config_, io_, lobby_, tables_, connections_, sessions_},
+      signals_(io_, SIGINT, SIGTERM) {
+    lobby_.attach(hub_);
+}
+
+Server::~Server() = default;
+
+std::uint16_t Server::start() {
+    const auto address = net::ip::make_address(config_.address);
+    listener_ = std::make_shared<Listener>(hub_, net::ip::tcp::endpoint(address, config_.port));
+    listener_->run();
+    signals_.async_wait([this](boost::system::error_code ec, int signal) {
+        if (ec) return;
+        spdlog::info("signal {}: shutting down", signal);
+        stop();
+    });
+    return listener_->port();
+}
+
+void Server::run() {
+    const int n = config_.threads > 0 ? config_.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    std::vector<std::thread> threads;
+    for (int i = 1; i < n; ++i) threads.emplace_back([this] { io_.run(); });
+    io_.run();
+    for (auto& t : threads) t.join();
+}
+
+void Server::stop() {
+    net::post(io_, [this] {
+        if (hub_.stopping.exchange(true)) return;
+        boost::system::error_code ignored;
+        signals_.cancel(ignored);
+        if (listener_) listener_->stop();
+        lobby_.close_all();
+        sessions_.for_each([](const std::shared_ptr<Session>& s) {
+            s->send(R"({"type":"closing","reason":"shutdown"})");
+            s->close(CloseCode::going_away, "server shutting down");
+        });
+        stop_timer_ = std::make_unique<net::steady_timer>(io_);
+        wait_for_sessions(100);
+    });
+}
+
+void Server::wait_for_sessions(int tries_left) {
+    if (sessions_.size() == 0 || tries_left == 0) {
+        if (sessions_.size() != 0) spdlog::warn("{} connections still open at shutdown", sessions_.size());
+        io_.stop();
+        return;
+    }
+    stop_timer_->expires_after(std::chrono::milliseconds(50));
+    stop_timer_->async_wait([this, tries_left](boost::system::error_code) { wait_for_sessions(tries_left - 1); });
+}
+
+}  // namespace sparts::server

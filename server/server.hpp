@@ -1,0 +1,50 @@
+// A running sparts server: the io_context and its threads, the listener, the
+// lobby and the tables. Start-up failures (a port in use) throw.
+#pragma once
+#include <memory>
+#include <thread>
+#include <vector>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/signal_set.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include "server/config.hpp"
+#include "server/connection_limits.hpp"
+#include "server/hub.hpp"
+#include "server/lobby.hpp"
+#include "server/session_set.hpp"
+#include "server/table_registry.hpp"
+
+namespace sparts::server {
+
+class Listener;
+
+class Server {
+public:
+    explicit Server(Config config);
+    ~Server();
+
+    // Binds and starts accepting; returns the port (useful with port 0).
+    std::uint16_t start();
+    // Runs the io_context on config.threads threads (this one included) until
+    // stop() completes or SIGTERM / SIGINT arrive.
+    void run();
+    // Thread-safe: stop accepting, close every table, say goodbye to every
+    // client, and return from run() once they are gone (or after 5 seconds).
+    void stop();
+
+private:
+    void wait_for_sessions(int tries_left);
+
+    Config config_;
+    boost::asio::io_context io_;
+    ConnectionLimits connections_;
+    SessionSet sessions_;
+    TableRegistry tables_;
+    Lobby lobby_;
+    Hub hub_;
+    boost::asio::signal_set signals_;
+    std::shared_ptr<Listener> listener_;
+    std::unique_ptr<boost::asio::steady_timer> stop_timer_;
+};
+
+}  // namespace sparts::server

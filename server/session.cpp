@@ -1,0 +1,260 @@
+#include "server/session.hpp"
+
+#include <atomic>
+#include <spdlog/spdlog.h>
+#include "protocol/reply.hpp"
+#include "server/lobby.hpp"
+#include "server/table.hpp"
+#include "server/table_registry.hpp"
+
+namespace sparts::server {
+
+namespace net = boost::asio;
+namespace beast = boost::beast;
+namespace websocket = beast::websocket;
+namespace http = beast::http;
+
+namespace {
+std::atomic<std::uint64_t> next_serial{1};
+
+bool quiet(beast::error_code ec) {
+    return ec == websocket::error::closed || ec == net::error::operation_aborted || ec == net::error::eof ||
+           ec == beast::error::timeout || ec == net::error::connection_reset || ec == net::error::broken_pipe;
+}
+}  // namespace
+
+Session::Session(net::ip::tcp::socket&& socket, Hub& hub, std::string address, bool admitted)
+    : ws_(std::move(socket)),
+      hub_(hub),
+      address_(std::move(address)),
+      admitted_(admitted),
+      serial_(next_serial++),
+      rate_(hub.config.messages_per_second),
+      hello_timer_(ws_.get_executor()),
+      kill_timer_(ws_.get_executor()) {}
+
+Session::~Session() {
+    if (admitted_) hub_.connections.release(address_);
+    hub_.sessions.remove(serial_);
+    // Tables see their weak references expire; tell them to look again (an
+    // empty table starts its grace period).
+    for (auto& weak : joined_)
+        if (auto t = weak.lock()) t->connections_changed();
+}
+
+void Session::run(http::request<http::string_body> upgrade) {
+    websocket::stream_base::timeout t = websocket::stream_base::timeout::suggested(beast::role_type::server);
+    t.idle_timeout = std::chrono::seconds(hub_.config.idle_timeout_seconds);
+    t.keep_alive_pings = true;  // a ping at half the idle time; a pong resets it
+    ws_.set_option(t);
+    ws_.set_option(websocket::stream_base::decorator(
+        [](websocket::response_type& res) { res.set(http::field::server, "sparts-server"); }));
+    ws_.read_message_max(hub_.config.max_frame_bytes);
+    ws_.auto_fragment(false);
+    ws_.async_accept(upgrade, beast::bind_front_handler(&Session::on_accept, shared_from_this()));
+}
+
+void Session::on_accept(beast::error_code ec) {
+    if (ec) {
+        if (!quiet(ec)) spdlog::debug("session {}: accept: {}", serial_, ec.message());
+        return;
+    }
+    if (!admitted_) {
+        on_close(CloseCode::too_many_connections, "too many connections");
+        do_read();  // to see the close through
+        return;
+    }
+    hub_.sessions.add(serial_, weak_from_this());
+    if (hub_.stopping) {
+        on_close(CloseCode::going_away, "shutting down");
+        do_read();
+        return;
+    }
+    hello_timer_.expires_after(std::chrono::seconds(hub_.config.hello_timeout_seconds));
+    hello_timer_.async_wait([self = shared_from_this()](beast::error_code e) {
+        if (!e && !self->player_) self->on_close(CloseCode::hello_timeout, "no hello in time");
+    });
+    do_read();
+}
+
+void Session::do_read() {
+    ws_.async_read(buffer_, beast::bind_front_handler(&Session::on_read, shared_from_this()));
+}
+
+void Session::on_read(beast::error_code ec, std::size_t) {
+    if (ec) {
+        // Beast has already answered an oversized frame with close code 1009.
+        if (ec == websocket::error::message_too_big)
+            spdlog::info("session {} ({}): frame over {} bytes, closed", serial_, address_,
+                         hub_.config.max_frame_bytes);
+        else if (!quiet(ec))
+            spdlog::debug("session {}: read: {}", serial_, ec.message());
+        hello_timer_.cancel();
+        kill_timer_.cancel();
+        return;
+    }
+    if (closing_) {
+        buffer_.consume(buffer_.size());
+        return do_read();
+    }
+    if (!ws_.got_text()) {
+        buffer_.consume(buffer_.size());
+        send(error_reply({}, {}, "binary_frame", "frames must be text (JSON), not binary"));
+        return do_read();
+    }
+    const std::string text = beast::buffers_to_string(buffer_.data());
+    buffer_.consume(buffer_.size());
+    if (!rate_.allow()) {
+        if (++refused_in_a_row_ >= hub_.config.flood_close_after) {
+            on_close(CloseCode::rate_limited, "too many messages");
+        } else {
+            send(error_reply({}, {}, "rate_limited",
+                             "more than " + std::to_string(hub_.config.messages_per_second) +
+                                 " messages a second: this one was not read"));
+        }
+        return do_read();
+    }
+    refused_in_a_row_ = 0;
+    handle(text);
+    if (!hello_pending_) do_read();  // after a hello, reading resumes once the lobby has answered
+}
+
+void Session::handle(std::string_view text) {
+    auto parsed = parse_request(text);
+    if (!parsed) return send(error_reply(parsed.error()));
+    Request& r = *parsed;
+    const bool is_hello = std::holds_alternative<Hello>(r.body);
+    if (is_hello && player_)
+        return send(error_reply(r.id, "hello", "already_hello", "this connection has already said hello"));
+    if (!is_hello && !player_ && !std::holds_alternative<Ping>(r.body))
+        return send(error_reply(r.id, request_type(r.body), "hello_first",
+                                "say hello first: {\"type\":\"hello\",\"protocol\":1,\"name\":\"...\"}"));
+    dispatch(std::move(r));
+}
+
+void Session::dispatch(Request r) {
+    std::visit(
+        [&](auto& body) {
+            using T = std::decay_t<decltype(body)>;
+            if constexpr (std::is_same_v<T, Hello>) {
+                hello_pending_ = true;
+                hub_.lobby.hello(shared_from_this(), std::move(r));
+            } else if constexpr (std::is_same_v<T, Ping>) {
+                send(ok_reply(r.id, "ping"));
+            } else if constexpr (std::is_same_v<T, ListTables>) {
+                hub_.lobby.list_tables(shared_from_this(), std::move(r));
+            } else if constexpr (std::is_same_v<T, CreateTable>) {
+                hub_.lobby.create_table(shared_from_this(), player_, std::move(r));
+            } else {
+                const std::string id = body.table;
+                auto table = find_table(id);
+                if (!table)
+                    return send(error_reply(r.id, request_type(r.body), "no_such_table",
+                                            "there is no open table \"" + id + "\""));
+                table->request(shared_from_this(), player_, std::move(r));
+            }
+        },
+        r.body);
+}
+
+std::shared_ptr<Table> Session::find_table(const std::string& id) {
+    for (auto& weak : joined_)
+        if (auto t = weak.lock(); t && t->id() == id) return t;
+    return hub_.tables.find(id);
+}
+
+void Session::hello_done(PlayerRef player) {
+    net::post(ws_.get_executor(), [self = shared_from_this(), player = std::move(player)]() mutable {
+        self->hello_pending_ = false;
+        if (player) {
+            self->player_ = std::move(player);
+            self->hello_timer_.cancel();
+        }
+        self->do_read();
+    });
+}
+
+void Session::joined(std::shared_ptr<Table> table) {
+    net::post(ws_.get_executor(), [self = shared_from_this(), table = std::move(table)]() mutable {
+        std::erase_if(self->joined_, [](const std::weak_ptr<Table>& w) { return w.expired(); });
+        for (auto& w : self->joined_)
+            if (w.lock() == table) return;
+        self->joined_.push_back(table);
+    });
+}
+
+void Session::send(Frame frame) {
+    net::post(ws_.get_executor(), beast::bind_front_handler(&Session::on_send, shared_from_this(), std::move(frame)));
+}
+
+void Session::on_send(Frame frame) {
+    if (closing_) return;
+    queued_bytes_ += frame->size();
+    if (queued_bytes_ > hub_.config.write_queue_bytes) {
+        spdlog::info("session {} ({}): over {} bytes queued, closed as too slow", serial_, address_,
+                     hub_.config.write_queue_bytes);
+        // What is queued will never be read in time: drop it, keep only the frame in flight.
+        while (queue_.size() > (writing_ ? 1u : 0u)) {
+            queued_bytes_ -= queue_.back()->size();
+            queue_.pop_back();
+        }
+        queued_bytes_ -= frame->size();
+        return on_close(CloseCode::too_slow, "too slow reading");
+    }
+    queue_.push_back(std::move(frame));
+    if (!writing_) do_write();
+}
+
+void Session::do_write() {
+    writing_ = true;
+    ws_.text(true);
+    ws_.async_write(net::buffer(*queue_.front()), beast::bind_front_handler(&Session::on_write, shared_from_this()));
+}
+
+void Session::on_write(beast::error_code ec, std::size_t) {
+    writing_ = false;
+    if (ec) {
+        if (!quiet(ec)) spdlog::debug("session {}: write: {}", serial_, ec.message());
+        queue_.clear();
+        queued_bytes_ = 0;
+        closed_ = true;
+        return;
+    }
+    queued_bytes_ -= queue_.front()->size();
+    queue_.pop_front();
+    if (!queue_.empty()) return do_write();
+    if (closing_) do_close();
+}
+
+void Session::close(CloseCode code, std::string reason) {
+    net::post(ws_.get_executor(), [self = shared_from_this(), code, reason = std::move(reason)]() mutable {
+        self->on_close(code, std::move(reason));
+    });
+}
+
+void Session::on_close(CloseCode code, std::string reason) {
+    if (closing_) return;
+    closing_ = true;
+    close_reason_.code = static_cast<std::uint16_t>(code);
+    close_reason_.reason = reason;
+    // A reader that does not read may never let the last write finish: it
+    // gets a few seconds, then the socket is shut.
+    kill_timer_.expires_after(std::chrono::seconds(5));
+    kill_timer_.async_wait([self = shared_from_this()](beast::error_code e) {
+        if (e) return;
+        beast::error_code ignored;
+        beast::get_lowest_layer(self->ws_).socket().shutdown(net::ip::tcp::socket::shutdown_both, ignored);
+        beast::get_lowest_layer(self->ws_).close();
+    });
+    if (!writing_) do_close();
+}
+
+void Session::do_close() {
+    if (closed_) return;
+    closed_ = true;
+    ws_.async_close(close_reason_, [self = shared_from_this()](beast::error_code ec) {
+        if (ec && !quiet(ec)) spdlog::debug("session {}: close: {}", self->serial_, ec.message());
+    });
+}
+
+}  // namespace sparts::server

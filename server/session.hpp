@@ -1,0 +1,94 @@
+// One WebSocket connection: reads text frames, turns each into a request
+// (protocol/request.hpp) or an error reply, hands requests to the lobby or to
+// a table, and writes what they send back through one bounded queue.
+//
+// Everything here runs on the connection's own strand. send() and close() may
+// be called from any strand (a table's, the lobby's): they post. The limits
+// (frame size, messages a second, queued bytes, idle time, time to hello) are
+// enforced here, and abuse ends the connection with a stable close code.
+#pragma once
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <string>
+#include <vector>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+#include <boost/beast/websocket.hpp>
+#include "protocol/request.hpp"
+#include "server/hub.hpp"
+#include "server/player.hpp"
+#include "server/rate_limiter.hpp"
+
+namespace sparts::server {
+
+class Table;
+using Frame = std::shared_ptr<const std::string>;
+
+// WebSocket close codes this server uses (4000-4999 are for applications).
+enum class CloseCode : std::uint16_t {
+    going_away = 1001,       // the server shuts down
+    too_big = 1009,          // a frame over max_frame_bytes (sent by Beast)
+    rate_limited = 4001,     // kept flooding after rate_limited errors
+    too_slow = 4002,         // its write queue went over write_queue_bytes
+    too_many_connections = 4003,
+    hello_timeout = 4004,    // no hello within hello_timeout_seconds
+};
+
+class Session : public std::enable_shared_from_this<Session> {
+public:
+    Session(boost::asio::ip::tcp::socket&& socket, Hub& hub, std::string address, bool admitted);
+    ~Session();
+
+    void run(boost::beast::http::request<boost::beast::http::string_body> upgrade);
+
+    // Thread-safe.
+    void send(Frame frame);
+    void send(std::string text) { send(std::make_shared<const std::string>(std::move(text))); }
+    void close(CloseCode code, std::string reason);
+
+    // From the lobby, after a hello: who this connection speaks for.
+    void hello_done(PlayerRef player);
+    // From a table: this connection now follows it (a seat or a spectator).
+    void joined(std::shared_ptr<Table> table);
+
+    std::uint64_t serial() const { return serial_; }
+
+private:
+    void on_accept(boost::beast::error_code ec);
+    void do_read();
+    void on_read(boost::beast::error_code ec, std::size_t bytes);
+    void handle(std::string_view text);
+    void dispatch(Request request);
+    void on_send(Frame frame);
+    void do_write();
+    void on_write(boost::beast::error_code ec, std::size_t bytes);
+    void on_close(CloseCode code, std::string reason);
+    void do_close();
+    std::shared_ptr<Table> find_table(const std::string& id);
+
+    boost::beast::websocket::stream<boost::beast::tcp_stream> ws_;
+    boost::beast::flat_buffer buffer_;
+    Hub& hub_;
+    std::string address_;
+    bool admitted_;
+    std::uint64_t serial_;
+    RateLimiter rate_;
+    int refused_in_a_row_ = 0;
+    boost::asio::steady_timer hello_timer_;
+    boost::asio::steady_timer kill_timer_;
+
+    PlayerRef player_;
+    bool hello_pending_ = false;
+    std::vector<std::weak_ptr<Table>> joined_;
+
+    std::deque<Frame> queue_;
+    std::size_t queued_bytes_ = 0;
+    bool writing_ = false;
+    bool closing_ = false;   // a close is wanted: nothing more is queued
+    bool closed_ = false;    // async_close started or the socket is shut
+    boost::beast::websocket::close_reason close_reason_;
+};
+
+}  // namespace sparts::server

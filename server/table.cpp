@@ -1,0 +1,630 @@
+#include "server/table.hpp"
+
+#include <spdlog/spdlog.h>
+#include "engine/random_policy.hpp"
+#include "engine/standings.hpp"
+#include "protocol/action_json.hpp"
+#include "protocol/event_json.hpp"
+#include "protocol/reply.hpp"
+#include "protocol/ruleset_json.hpp"
+#include "protocol/view_json.hpp"
+#include "server/lobby.hpp"
+#include "server/secret.hpp"
+
+namespace sparts::server {
+
+namespace net = boost::asio;
+using nlohmann::json;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+constexpr std::size_t kMaxSpectators = 256;
+
+bool is_secret(const Event& e) {
+    if (const auto* b = std::get_if<BidMade>(&e)) return b->secret;
+    return std::holds_alternative<CardsDealt>(e) || std::holds_alternative<CardsPassed>(e) ||
+           std::holds_alternative<CardsReceived>(e) || std::holds_alternative<CenterTaken>(e);
+}
+
+Frame share(std::string s) { return std::make_shared<const std::string>(std::move(s)); }
+
+json seat_player(const std::string& id, const std::string& name) { return {{"id", id}, {"name", name}}; }
+
+}  // namespace
+
+Table::Table(Hub& hub, std::string id, Ruleset rules, bool is_private, std::string invite, int turn_seconds,
+             std::string creator)
+    : hub_(hub),
+      strand_(net::make_strand(hub.io)),
+      id_(std::move(id)),
+      rules_(rules),
+      is_private_(is_private),
+      invite_(std::move(invite)),
+      turn_seconds_(turn_seconds),
+      creator_(std::move(creator)),
+      rng_(random_seed(), 0),
+      turn_timer_(strand_),
+      bot_timer_(strand_),
+      clock_timer_(strand_),
+      grace_timer_(strand_) {
+    initial_summary_ = summary();
+}
+
+// --- requests ---------------------------------------------------------------
+
+void Table::request(std::shared_ptr<Session> session, PlayerRef player, Request r) {
+    net::post(strand_, [self = shared_from_this(), session = std::move(session), player = std::move(player),
+                        r = std::move(r)] {
+        if (self->closed_)
+            return session->send(error_reply(r.id, request_type(r.body), "no_such_table",
+                                             "table \"" + self->id_ + "\" is closed"));
+        std::visit(
+            [&](const auto& body) {
+                using T = std::decay_t<decltype(body)>;
+                if constexpr (std::is_same_v<T, Sit>) self->on_sit(session, player, r);
+                else if constexpr (std::is_same_v<T, Leave>) self->on_leave(session, player, r);
+                else if constexpr (std::is_same_v<T, Watch>) self->on_watch(session, player, r);
+                else if constexpr (std::is_same_v<T, AddBot>) self->on_add_bot(session, player, r);
+                else if constexpr (std::is_same_v<T, Start>) self->on_start(session, player, r);
+                else if constexpr (std::is_same_v<T, Again>) self->on_again(session, player, r);
+                else if constexpr (std::is_same_v<T, Act>) self->on_act(session, player, r);
+                else if constexpr (std::is_same_v<T, Resume>) self->on_resume(session, player, r);
+                else session->send(error_reply(r.id, request_type(r.body), "bad_message", "not a table request"));
+            },
+            r.body);
+    });
+}
+
+int Table::seat_of(const std::string& player) const {
+    for (int s = 0; s < rules_.seats; ++s)
+        if (seats_[static_cast<std::size_t>(s)].player == player) return s;
+    return -1;
+}
+
+bool Table::is_spectator(const Session& s) const {
+    for (const auto& w : spectators_)
+        if (auto p = w.lock(); p.get() == &s) return true;
+    return false;
+}
+
+void Table::remove_spectator(const Session& s) {
+    std::erase_if(spectators_, [&](const std::weak_ptr<Session>& w) {
+        auto p = w.lock();
+        return !p || p.get() == &s;
+    });
+}
+
+void Table::on_sit(const std::shared_ptr<Session>& s, const PlayerRef& p, const Request& r) {
+    const auto& sit = std::get<Sit>(r.body);
+    if (int mine = seat_of(p->id); mine >= 0) {
+        // Already seated here: this connection takes the seat over.
+        seats_[static_cast<std::size_t>(mine)].session = s;
+        s->joined(shared_from_this());
+        s->send(ok_reply(r.id, "sit", {{"table", id_}, {"seat", mine}}));
+        send_snapshot(*s, mine);
+        returned(mine);
+        check_grace();
+        schedule();
+        return prompt_seat(*s, mine);
+    }
+    if (is_private_ && sit.invite != invite_)
+        return s->send(error_reply(r.id, "sit", "wrong_invite", "this table is private and the invite code is wrong",
+                                   "invite"));
+    int seat = -1;
+    if (sit.seat) {
+        seat = *sit.seat;
+        if (seat >= rules_.seats)
+            return s->send(error_reply(r.id, "sit", "bad_seat",
+                                       "this table has seats 0 to " + std::to_string(rules_.seats - 1), "seat"));
+        const SeatState& st = seats_[static_cast<std::size_t>(seat)];
+        // A bot seat may be taken over by a person during a game.
+        const bool bot_in_game = st.bot && game_ && !game_->over();
+        if (!st.empty() && !bot_in_game)
+            return s->send(error_reply(r.id, "sit", "seat_taken", "seat " + std::to_string(seat) + " is taken", "seat"));
+    } else {
+        for (int i = 0; i < rules_.seats && seat < 0; ++i)
+            if (seats_[static_cast<std::size_t>(i)].empty()) seat = i;
+        if (seat < 0) return s->send(error_reply(r.id, "sit", "table_full", "every seat at this table is taken"));
+    }
+    SeatState& st = seats_[static_cast<std::size_t>(seat)];
+    st = SeatState{};
+    st.player = p->id;
+    st.name = p->name;
+    st.session = s;
+    remove_spectator(*s);
+    s->joined(shared_from_this());
+    publish_table_event({{"type", "seat_taken"}, {"seat", seat}, {"player", seat_player(p->id, p->name)}, {"bot", false}});
+    s->send(ok_reply(r.id, "sit", {{"table", id_}, {"seat", seat}}));
+    send_snapshot(*s, seat);
+    summary_changed();
+    check_grace();
+}
+
+void Table::on_leave(const std::shared_ptr<Session>& s, const PlayerRef& p, const Request& r) {
+    const int seat = seat_of(p->id);
+    if (seat < 0) {
+        if (!is_spectator(*s)) return s->send(error_reply(r.id, "leave", "not_at_table", "you are not at this table"));
+        remove_spectator(*s);
+        return s->send(ok_reply(r.id, "leave", {{"table", id_}}));
+    }
+    SeatState& st = seats_[static_cast<std::size_t>(seat)];
+    const bool playing = game_ && !game_->over();
+    st = SeatState{};
+    publish_table_event({{"type", "seat_left"}, {"seat", seat}});
+    if (playing) {
+        // The game goes on: a bot plays the seat until someone takes it.
+        st.bot = true;
+        st.name = "Bot";
+        publish_table_event({{"type", "seat_taken"}, {"seat", seat}, {"player", nullptr}, {"bot", true}});
+    }
+    s->send(ok_reply(r.id, "leave", {{"table", id_}}));
+    summary_changed();
+    schedule();
+    check_grace();
+}
+
+void Table::on_watch(const std::shared_ptr<Session>& s, const PlayerRef& p, const Request& r) {
+    const auto& w = std::get<Watch>(r.body);
+    if (seat_of(p->id) >= 0)
+        return s->send(error_reply(r.id, "watch", "already_seated", "you hold a seat here: use resume or sit"));
+    if (is_private_ && w.invite != invite_)
+        return s->send(error_reply(r.id, "watch", "wrong_invite", "this table is private and the invite code is wrong",
+                                   "invite"));
+    if (!is_spectator(*s)) {
+        std::erase_if(spectators_, [](const std::weak_ptr<Session>& x) { return x.expired(); });
+        if (spectators_.size() >= kMaxSpectators)
+            return s->send(error_reply(r.id, "watch", "too_many_spectators", "this table has as many spectators as it takes"));
+        spectators_.push_back(s);
+        s->joined(shared_from_this());
+    }
+    s->send(ok_reply(r.id, "watch", {{"table", id_}}));
+    send_snapshot(*s, -1);
+}
+
+void Table::on_add_bot(const std::shared_ptr<Session>& s, const PlayerRef& p, const Request& r) {
+    const auto& a = std::get<AddBot>(r.body);
+    if (seat_of(p->id) < 0 && p->id != creator_)
+        return s->send(error_reply(r.id, "add_bot", "not_seated", "only a seated player or the table's creator may add a bot"));
+    int seat = -1;
+    if (a.seat) {
+        seat = *a.seat;
+        if (seat >= rules_.seats)
+            return s->send(error_reply(r.id, "add_bot", "bad_seat",
+                                       "this table has seats 0 to " + std::to_string(rules_.seats - 1), "seat"));
+        if (!seats_[static_cast<std::size_t>(seat)].empty())
+            return s->send(error_reply(r.id, "add_bot", "seat_taken", "seat " + std::to_string(seat) + " is taken", "seat"));
+    } else {
+        for (int i = 0; i < rules_.seats && seat < 0; ++i)
+            if (seats_[static_cast<std::size_t>(i)].empty()) seat = i;
+        if (seat < 0) return s->send(error_reply(r.id, "add_bot", "table_full", "every seat at this table is taken"));
+    }
+    SeatState& st = seats_[static_cast<std::size_t>(seat)];
+    st = SeatState{};
+    st.bot = true;
+    st.name = "Bot";
+    publish_table_event({{"type", "seat_taken"}, {"seat", seat}, {"player", nullptr}, {"bot", true}});
+    s->send(ok_reply(r.id, "add_bot", {{"table", id_}, {"seat", seat}}));
+    summary_changed();
+}
+
+void Table::on_start(const std::shared_ptr<Session>& s, const PlayerRef& p, const Request& r) {
+    if (seat_of(p->id) < 0) return s->send(error_reply(r.id, "start", "not_seated", "only a seated player may start"));
+    if (game_number_ > 0)
+        return s->send(error_reply(r.id, "start", "already_started",
+                                   game_->over() ? "the game is over: ask for another with again"
+                                                 : "the game has already started"));
+    for (int i = 0; i < rules_.seats; ++i)
+        if (seats_[static_cast<std::size_t>(i)].empty())
+            return s->send(error_reply(r.id, "start", "seats_not_full",
+                                       "seat " + std::to_string(i) + " is empty: wait for a player or add a bot"));
+    s->send(ok_reply(r.id, "start", {{"table", id_}}));
+    new_game();
+}
+
+void Table::on_again(const std::shared_ptr<Session>& s, const PlayerRef& p, const Request& r) {
+    const int seat = seat_of(p->id);
+    if (seat < 0) return s->send(error_reply(r.id, "again", "not_seated", "only a seated player may ask for another game"));
+    if (!game_ || !game_->over())
+        return s->send(error_reply(r.id, "again", "game_not_over", "another game can be asked for once this one is over"));
+    for (int i = 0; i < rules_.seats; ++i)
+        if (seats_[static_cast<std::size_t>(i)].empty())
+            return s->send(error_reply(r.id, "again", "seats_not_full",
+                                       "seat " + std::to_string(i) + " is empty: wait for a player or add a bot"));
+    s->send(ok_reply(r.id, "again", {{"table", id_}}));
+    SeatState& st = seats_[static_cast<std::size_t>(seat)];
+    if (!st.again) {
+        st.again = true;
+        publish_table_event({{"type", "again_requested"}, {"seat", seat}});
+    }
+    for (int i = 0; i < rules_.seats; ++i) {
+        const SeatState& x = seats_[static_cast<std::size_t>(i)];
+        if (x.human() && !x.again) return;  // bots always agree
+    }
+    new_game();
+}
+
+void Table::on_act(const std::shared_ptr<Session>& s, const PlayerRef& p, const Request& r) {
+    const auto& act = std::get<Act>(r.body);
+    const int seat = seat_of(p->id);
+    if (seat < 0) {
+        if (is_spectator(*s))
+            return s->send(error_reply(r.id, "act", "spectator_cannot_act", "spectators watch; they do not play"));
+        return s->send(error_reply(r.id, "act", "not_seated", "you do not hold a seat at this table"));
+    }
+    if (!game_) return s->send(error_reply(r.id, "act", "no_game", "the game has not started"));
+    auto result = game_->apply(static_cast<Seat>(seat), act.action);
+    if (!result) return s->send(error_reply(r.id, "act", to_string(result.error().code), result.error().message));
+    // The holder is back in charge of its seat.
+    SeatState& st = seats_[static_cast<std::size_t>(seat)];
+    st.missed = 0;
+    if (st.session.lock() != s) st.session = s;
+    actions_.emplace_back(static_cast<Seat>(seat), act.action);
+    const std::vector<Event> events(result->begin(), result->end());
+    returned(seat);
+    publish(events);
+    s->send(ok_reply(r.id, "act", {{"table", id_}, {"seq", seq_}}));
+    schedule();
+    prompt();
+}
+
+void Table::on_resume(const std::shared_ptr<Session>& s, const PlayerRef& p, const Request& r) {
+    const auto& res = std::get<Resume>(r.body);
+    const int seat = seat_of(p->id);
+    if (seat < 0) {
+        if (is_private_ && !is_spectator(*s))
+            return s->send(error_reply(r.id, "resume", "not_seated", "you hold no seat at this private table"));
+        if (!is_spectator(*s)) {
+            spectators_.push_back(s);
+            s->joined(shared_from_this());
+        }
+    } else {
+        seats_[static_cast<std::size_t>(seat)].session = s;
+        s->joined(shared_from_this());
+    }
+    const bool can_replay = res.seq <= seq_ && (res.seq == seq_ || (!history_.empty() && history_.front().seq <= res.seq + 1));
+    json you = seat < 0 ? json(nullptr) : json(seat);
+    if (can_replay) {
+        s->send(ok_reply(r.id, "resume", {{"table", id_}, {"seat", you}, {"mode", "events"}, {"from", res.seq + 1}}));
+        for (const Entry& e : history_) {
+            if (e.seq <= res.seq) continue;
+            s->send(e.per_seat.empty() || seat < 0 ? e.everyone : e.per_seat[static_cast<std::size_t>(seat)]);
+        }
+    } else {
+        s->send(ok_reply(r.id, "resume", {{"table", id_}, {"seat", you}, {"mode", "snapshot"}}));
+        send_snapshot(*s, seat);
+    }
+    if (seat >= 0) returned(seat);
+    check_grace();
+    schedule();
+    if (seat >= 0) prompt_seat(*s, seat);
+}
+
+void Table::send_snapshot(Session& s, int seat) {
+    json j = {{"type", "snapshot"}, {"table", id_}, {"seq", seq_}, {"you", seat < 0 ? json(nullptr) : json(seat)},
+              {"info", summary().to_json()}, {"game", game_number_}};
+    j["view"] = game_ ? seat_view_json(*game_, seat < 0 ? kSpectator : static_cast<Viewer>(seat)) : json(nullptr);
+    if (turn_mask_ != 0) {
+        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(turn_deadline_ - Clock::now()).count();
+        j["turn_ms_left"] = std::max<long long>(0, left);
+    }
+    if (rules_.game_clock_seconds > 0 && game_ && !game_->over()) {
+        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(clock_deadline_ - Clock::now()).count();
+        j["clock_ms_left"] = std::max<long long>(0, left);
+    }
+    s.send(j.dump());
+}
+
+// --- the game ---------------------------------------------------------------
+
+void Table::new_game() {
+    auto created = Game::create(rules_, random_seed());
+    if (!created) throw std::logic_error("a validated ruleset was refused: " + created.error().message);
+    game_.emplace(std::move(*created));
+    ++game_number_;
+    actions_.clear();
+    hand_scored_sides_ = 0;
+    for (auto& st : seats_) st.again = false;
+    publish_table_event({{"type", "game_started"}, {"game", game_number_}, {"ruleset", to_json(rules_)}});
+    const auto first = game_->start();
+    const std::vector<Event> events(first.begin(), first.end());
+    if (rules_.game_clock_seconds > 0) {
+        clock_deadline_ = Clock::now() + std::chrono::seconds(rules_.game_clock_seconds);
+        clock_timer_.expires_at(clock_deadline_);
+        clock_timer_.async_wait([self = shared_from_this(), g = ++clock_generation_](boost::system::error_code ec) {
+            if (!ec) self->on_clock(g);
+        });
+    }
+    publish(events);
+    summary_changed();
+    schedule();
+    prompt();
+}
+
+void Table::apply(Seat seat, const Action& action) {
+    auto result = game_->apply(seat, action);
+    if (!result) throw std::logic_error("the server's own move was refused: " + result.error().message);
+    actions_.emplace_back(seat, action);
+    const std::vector<Event> events(result->begin(), result->end());
+    publish(events);
+}
+
+void Table::publish(std::span<const Event> events) {
+    for (const Event& e : events) {
+        if (std::holds_alternative<HandStarted>(e)) history_.clear();  // a returning client older than this gets a snapshot
+        Entry entry{++seq_, nullptr, {}};
+        const json everyone = to_json(e, kSpectator);
+        entry.everyone = share(event_frame(id_, entry.seq, everyone));
+        if (is_secret(e)) {
+            entry.per_seat.resize(static_cast<std::size_t>(rules_.seats));
+            for (int s = 0; s < rules_.seats; ++s) {
+                json mine = to_json(e, static_cast<Viewer>(s));
+                entry.per_seat[static_cast<std::size_t>(s)] =
+                    mine == everyone ? entry.everyone : share(event_frame(id_, entry.seq, mine));
+            }
+        }
+        if (const auto* scored = std::get_if<HandScored>(&e)) {
+            hand_scored_sides_ = 0;
+            for (const auto& side : scored->sides) {
+                if (side.seats == 0) break;
+                side_seats_[static_cast<std::size_t>(hand_scored_sides_++)] = side.seats;
+            }
+        }
+        deliver(entry);
+        remember(std::move(entry));
+        if (const auto* over = std::get_if<GameOver>(&e)) on_game_over(*over);
+    }
+}
+
+void Table::publish_table_event(json event) {
+    Entry entry{++seq_, share(event_frame(id_, seq_, event)), {}};
+    deliver(entry);
+    remember(std::move(entry));
+}
+
+void Table::deliver(const Entry& e) {
+    for (int s = 0; s < rules_.seats; ++s) {
+        const auto i = static_cast<std::size_t>(s);
+        if (auto session = seats_[i].session.lock()) session->send(e.per_seat.empty() ? e.everyone : e.per_seat[i]);
+    }
+    for (const auto& w : spectators_)
+        if (auto session = w.lock()) session->send(e.everyone);
+}
+
+void Table::prompt() {
+    if (!game_ || game_->over()) return;
+    const std::uint16_t waiting = game_->waiting_for();
+    for (int s = 0; s < rules_.seats; ++s) {
+        if (!((waiting >> s) & 1)) continue;
+        if (auto session = seats_[static_cast<std::size_t>(s)].session.lock()) prompt_seat(*session, s);
+    }
+}
+
+void Table::prompt_seat(Session& session, int seat) {
+    if (!game_ || game_->over() || !((game_->waiting_for() >> seat) & 1)) return;
+    json j = {{"type", "your_turn"},
+              {"table", id_},
+              {"seat", seat},
+              {"seq", seq_},
+              {"legal", to_json(game_->legal_moves(static_cast<Seat>(seat)), game_->state().hand_rules.nil_allowed)}};
+    if ((turn_mask_ >> seat) & 1) {
+        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(turn_deadline_ - Clock::now()).count();
+        j["ms_left"] = std::max<long long>(0, left);
+    } else {
+        j["ms_left"] = nullptr;
+    }
+    session.send(j.dump());
+}
+
+void Table::remember(Entry e) {
+    history_.push_back(std::move(e));
+    while (history_.size() > hub_.config.history_events) history_.pop_front();
+}
+
+void Table::on_game_over(const GameOver& over) {
+    ++clock_generation_;
+    clock_timer_.cancel();
+    if (rules_.preset == Preset::worldwinner_spades && over.side_count == 2) {
+        // Seed 004's tournament standings, with the whole seconds left on the clock.
+        int seconds_left = 0;
+        if (rules_.game_clock_seconds > 0)
+            seconds_left = static_cast<int>(std::max<long long>(
+                0, std::chrono::duration_cast<std::chrono::seconds>(clock_deadline_ - Clock::now()).count()));
+        const bool before_time = over.reason != GameEndReason::game_clock;
+        json sides = json::array();
+        for (int side = 0; side < 2; ++side) {
+            const Standings st = worldwinner_standings(over.scores[static_cast<std::size_t>(side)],
+                                                       over.scores[static_cast<std::size_t>(1 - side)], seconds_left,
+                                                       before_time && rules_.game_clock_seconds > 0);
+            json seats = json::array();
+            const std::uint16_t mask = side < hand_scored_sides_ ? side_seats_[static_cast<std::size_t>(side)] : 0;
+            for (int s = 0; s < kMaxSeats; ++s)
+                if ((mask >> s) & 1) seats.push_back(s);
+            sides.push_back({{"seats", seats}, {"score", over.scores[static_cast<std::size_t>(side)]},
+                             {"base", st.base}, {"overpoints", st.overpoints}, {"victory", st.victory},
+                             {"time_bonus", st.time_bonus}, {"total", st.total()}});
+        }
+        publish_table_event({{"type", "standings"}, {"sides", sides}});
+    }
+    // The archive (storage) takes the finished game from here.
+    summary_changed();
+}
+
+// --- timers -----------------------------------------------------------------
+
+void Table::schedule() {
+    if (closed_ || !game_ || game_->over()) {
+        ++turn_generation_;
+        ++bot_generation_;
+        turn_mask_ = 0;
+        bot_armed_ = false;
+        turn_timer_.cancel();
+        bot_timer_.cancel();
+        return;
+    }
+    const std::uint16_t waiting = game_->waiting_for();
+    std::uint16_t automatic = 0;
+    for (int s = 0; s < rules_.seats; ++s) {
+        const SeatState& st = seats_[static_cast<std::size_t>(s)];
+        if (st.bot || st.absent) automatic = static_cast<std::uint16_t>(automatic | (1u << s));
+    }
+    if ((waiting & automatic) && !bot_armed_) {
+        bot_armed_ = true;
+        bot_timer_.expires_after(std::chrono::milliseconds(hub_.config.bot_delay_ms));
+        bot_timer_.async_wait([self = shared_from_this(), g = ++bot_generation_](boost::system::error_code ec) {
+            if (!ec) self->on_bot_turn(g);
+        });
+    }
+    const std::uint16_t humans = static_cast<std::uint16_t>(waiting & ~automatic);
+    if (turn_seconds_ == 0 || humans == 0) {
+        if (turn_mask_ != 0) {
+            turn_mask_ = 0;
+            ++turn_generation_;
+            turn_timer_.cancel();
+        }
+        return;
+    }
+    // The clock restarts for a seat newly on turn; seats still passing keep theirs.
+    if ((humans & ~turn_mask_) != 0) {
+        turn_deadline_ = Clock::now() + std::chrono::seconds(turn_seconds_);
+        turn_timer_.expires_at(turn_deadline_);
+        turn_timer_.async_wait([self = shared_from_this(), g = ++turn_generation_](boost::system::error_code ec) {
+            if (!ec) self->on_turn_timeout(g);
+        });
+    }
+    turn_mask_ = humans;
+}
+
+void Table::on_turn_timeout(std::uint64_t generation) {
+    if (generation != turn_generation_ || closed_ || !game_ || game_->over()) return;
+    const std::uint16_t late = static_cast<std::uint16_t>(game_->waiting_for() & turn_mask_);
+    turn_mask_ = 0;
+    for (int s = 0; s < rules_.seats; ++s) {
+        if (!((late >> s) & 1) || game_->over()) continue;
+        SeatState& st = seats_[static_cast<std::size_t>(s)];
+        ++st.missed;
+        publish_table_event({{"type", "turn_timed_out"}, {"seat", s}});
+        if (st.human() && !st.absent && st.missed >= hub_.config.absent_after_missed_turns) {
+            st.absent = true;
+            publish_table_event({{"type", "seat_absent"}, {"seat", s}});
+        }
+        apply(static_cast<Seat>(s), random_action(game_->legal_moves(static_cast<Seat>(s)), rng_));
+    }
+    schedule();
+    prompt();
+}
+
+void Table::on_bot_turn(std::uint64_t generation) {
+    if (generation != bot_generation_) return;
+    bot_armed_ = false;
+    if (closed_ || !game_ || game_->over()) return;
+    const std::uint16_t waiting = game_->waiting_for();
+    for (int s = 0; s < rules_.seats; ++s) {
+        const SeatState& st = seats_[static_cast<std::size_t>(s)];
+        if (((waiting >> s) & 1) && (st.bot || st.absent)) {
+            apply(static_cast<Seat>(s), random_action(game_->legal_moves(static_cast<Seat>(s)), rng_));
+            break;  // one move a delay, so that people can follow
+        }
+    }
+    schedule();
+    prompt();
+}
+
+void Table::on_clock(std::uint64_t generation) {
+    if (generation != clock_generation_ || closed_ || !game_ || game_->over()) return;
+    apply(kTableSeat, Action::clock_expired());
+    schedule();
+    prompt();
+}
+
+void Table::returned(int seat) {
+    SeatState& st = seats_[static_cast<std::size_t>(seat)];
+    st.missed = 0;
+    if (!st.absent) return;
+    st.absent = false;
+    publish_table_event({{"type", "seat_returned"}, {"seat", seat}});
+}
+
+// --- lifetime ---------------------------------------------------------------
+
+void Table::connections_changed() {
+    net::post(strand_, [self = shared_from_this()] { self->check_grace(); });
+}
+
+void Table::start_grace() {
+    net::post(strand_, [self = shared_from_this()] { self->check_grace(); });
+}
+
+void Table::check_grace() {
+    if (closed_) return;
+    bool anyone = false;
+    for (const auto& st : seats_)
+        if (st.human() && !st.session.expired()) anyone = true;
+    if (anyone) {
+        if (grace_armed_) {
+            grace_armed_ = false;
+            ++grace_generation_;
+            grace_timer_.cancel();
+        }
+        return;
+    }
+    if (grace_armed_) return;
+    grace_armed_ = true;
+    grace_timer_.expires_after(std::chrono::seconds(hub_.config.table_grace_seconds));
+    grace_timer_.async_wait([self = shared_from_this(), g = ++grace_generation_](boost::system::error_code ec) {
+        if (!ec) self->on_grace(g);
+    });
+}
+
+void Table::on_grace(std::uint64_t generation) {
+    if (generation != grace_generation_ || closed_) return;
+    spdlog::debug("table {}: no one connected for {} s, closed", id_, hub_.config.table_grace_seconds);
+    close("abandoned");
+}
+
+void Table::close(std::string reason) {
+    net::dispatch(strand_, [self = shared_from_this(), reason = std::move(reason)] {
+        if (self->closed_) return;
+        self->publish_table_event({{"type", "table_closed"}, {"reason", reason}});
+        self->closed_ = true;
+        self->schedule();
+        ++self->clock_generation_;
+        ++self->grace_generation_;
+        self->clock_timer_.cancel();
+        self->grace_timer_.cancel();
+        self->spectators_.clear();
+        for (auto& st : self->seats_) st.session.reset();
+        self->hub_.lobby.table_closed(self->id_, self->creator_);
+    });
+}
+
+// --- the lobby's copy ---------------------------------------------------------
+
+std::string Table::state_name() const {
+    if (!game_) return "waiting";
+    return game_->over() ? "over" : "playing";
+}
+
+TableSummary Table::summary() const {
+    TableSummary t;
+    t.id = id_;
+    t.preset = rules_.preset;
+    t.ruleset = to_json(rules_);
+    t.seats = rules_.seats;
+    for (int s = 0; s < rules_.seats; ++s) {
+        const auto i = static_cast<std::size_t>(s);
+        t.seat_players[i] = seats_[i].bot ? "bot" : seats_[i].player;
+        t.seat_names[i] = seats_[i].name;
+    }
+    t.is_private = is_private_;
+    t.turn_seconds = turn_seconds_;
+    t.state = state_name();
+    t.game = game_number_;
+    t.spectators = static_cast<int>(spectators_.size());
+    t.creator = creator_;
+    return t;
+}
+
+void Table::summary_changed() { hub_.lobby.table_changed(summary()); }
+
+}  // namespace sparts::server

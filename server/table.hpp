@@ -1,0 +1,143 @@
+// One card table: its seats, its spectators, the game in play, and the
+// numbered stream of events they all receive. Everything here runs on the
+// table's own strand; public methods post there, and the engine's apply()
+// is only ever called from it.
+//
+// Each event gets the table's next `seq` and is rendered once per audience
+// (protocol/event_json.hpp): a public event is serialized once and shared by
+// every connection; a secret one (a deal, a pass, a secret bid, the center)
+// once per seat, stripped for everyone but its owner. Every audience gets
+// every seq, so a gap always means a missed frame. The events since the
+// current hand began are kept so that a returning client gets exactly what it
+// missed; from further back it gets a snapshot of its view.
+//
+// Timers: each seat on turn has the table's turn time limit; when it runs out
+// the server plays a random legal move for it and says so (turn_timed_out);
+// after absent_after_missed_turns in a row the seat is marked absent and
+// played at once until its holder acts or comes back. WorldWinner's game
+// clock runs here too. A table with no human connected is closed after the
+// grace period.
+#pragma once
+#include <array>
+#include <deque>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/strand.hpp>
+#include <nlohmann/json.hpp>
+#include "engine/game.hpp"
+#include "engine/rng.hpp"
+#include "protocol/request.hpp"
+#include "server/hub.hpp"
+#include "server/player.hpp"
+#include "server/session.hpp"
+#include "server/table_summary.hpp"
+
+namespace sparts::server {
+
+class Table : public std::enable_shared_from_this<Table> {
+public:
+    Table(Hub& hub, std::string id, Ruleset rules, bool is_private, std::string invite, int turn_seconds,
+          std::string creator);
+
+    const std::string& id() const { return id_; }
+    const TableSummary& initial_summary() const { return initial_summary_; }
+
+    void request(std::shared_ptr<Session> session, PlayerRef player, Request request);
+    // A connection following this table went away.
+    void connections_changed();
+    void start_grace();
+    void close(std::string reason);
+
+private:
+    struct SeatState {
+        std::string player;  // player id; empty: nobody
+        std::string name;
+        bool bot = false;    // a server bot holds the seat
+        bool absent = false; // its holder missed too many turns: played at once until back
+        bool again = false;  // asked for another game
+        int missed = 0;      // turns timed out in a row
+        std::weak_ptr<Session> session;
+        bool empty() const { return player.empty() && !bot; }
+        bool human() const { return !player.empty(); }
+    };
+    // One numbered event as each audience sees it. `per_seat` is empty when
+    // every audience sees the same thing.
+    struct Entry {
+        std::uint64_t seq;
+        Frame everyone;
+        std::vector<Frame> per_seat;
+    };
+    using Reply = std::function<void(std::string)>;
+
+    void on_sit(const std::shared_ptr<Session>& s, const PlayerRef& p, const Request& r);
+    void on_leave(const std::shared_ptr<Session>& s, const PlayerRef& p, const Request& r);
+    void on_watch(const std::shared_ptr<Session>& s, const PlayerRef& p, const Request& r);
+    void on_add_bot(const std::shared_ptr<Session>& s, const PlayerRef& p, const Request& r);
+    void on_start(const std::shared_ptr<Session>& s, const PlayerRef& p, const Request& r);
+    void on_again(const std::shared_ptr<Session>& s, const PlayerRef& p, const Request& r);
+    void on_act(const std::shared_ptr<Session>& s, const PlayerRef& p, const Request& r);
+    void on_resume(const std::shared_ptr<Session>& s, const PlayerRef& p, const Request& r);
+
+    int seat_of(const std::string& player) const;
+    bool is_spectator(const Session& s) const;
+    void remove_spectator(const Session& s);
+    void send_snapshot(Session& s, int seat);
+    void new_game();
+    void apply(Seat seat, const Action& action);
+    void publish(std::span<const Event> events);
+    void publish_table_event(nlohmann::json event);
+    void deliver(const Entry& e);
+    // Tells each seat that may act now what it may do (your_turn).
+    void prompt();
+    void prompt_seat(Session& s, int seat);
+    void remember(Entry e);
+    void on_game_over(const GameOver& over);
+    void schedule();
+    void on_turn_timeout(std::uint64_t generation);
+    void on_bot_turn(std::uint64_t generation);
+    void on_clock(std::uint64_t generation);
+    void on_grace(std::uint64_t generation);
+    void check_grace();
+    void returned(int seat);
+    void summary_changed();
+    TableSummary summary() const;
+    std::string state_name() const;
+
+    Hub& hub_;
+    boost::asio::strand<boost::asio::io_context::executor_type> strand_;
+    const std::string id_;
+    const Ruleset rules_;
+    const bool is_private_;
+    const std::string invite_;
+    const int turn_seconds_;
+    const std::string creator_;
+    TableSummary initial_summary_;
+
+    std::array<SeatState, kMaxSeats> seats_{};
+    std::vector<std::weak_ptr<Session>> spectators_;
+    std::optional<Game> game_;
+    int game_number_ = 0;
+    std::vector<std::pair<Seat, Action>> actions_;  // this game's, in order: the record to be stored
+    Rng rng_;
+    std::uint64_t seq_ = 0;
+    std::deque<Entry> history_;
+    int hand_scored_sides_ = 0;
+    std::array<std::uint16_t, kMaxSeats> side_seats_{};
+    bool closed_ = false;
+
+    boost::asio::steady_timer turn_timer_;
+    boost::asio::steady_timer bot_timer_;
+    boost::asio::steady_timer clock_timer_;
+    boost::asio::steady_timer grace_timer_;
+    std::uint64_t turn_generation_ = 0, bot_generation_ = 0, clock_generation_ = 0, grace_generation_ = 0;
+    std::uint16_t turn_mask_ = 0;  // the seats the turn timer runs for
+    bool bot_armed_ = false;
+    bool grace_armed_ = false;
+    std::chrono::steady_clock::time_point turn_deadline_{};
+    std::chrono::steady_clock::time_point clock_deadline_{};
+};
+
+}  // namespace sparts::server
