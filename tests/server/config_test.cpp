@@ -1,0 +1,51 @@
+#include <doctest/doctest.h>
+
+#include "server/config.hpp"
+
+using namespace sparts::server;
+
+TEST_CASE("with nothing set, the server serves on localhost with its defaults") {
+    auto c = read_config({}, {});
+    REQUIRE(c);
+    CHECK(c->address == "127.0.0.1");
+    CHECK(c->port == 8080);
+    CHECK(c->database == "sparts.db");
+    CHECK(c->max_frame_bytes == 16 * 1024);
+    CHECK(c->turn_seconds == 60);
+}
+
+TEST_CASE("flags and environment variables set every value; flags win") {
+    auto c = read_config({"--port", "9000", "--max-frame-bytes=4096", "--log-level", "debug"},
+                         {"SPARTS_PORT=7000", "SPARTS_TURN_SECONDS=15", "PATH=/bin", "SPARTS_DATABASE=/var/x.db"});
+    REQUIRE(c);
+    CHECK(c->port == 9000);
+    CHECK(c->max_frame_bytes == 4096);
+    CHECK(c->log_level == "debug");
+    CHECK(c->turn_seconds == 15);
+    CHECK(c->database == "/var/x.db");
+}
+
+TEST_CASE("a bad value or an unknown flag is refused with what was expected") {
+    auto port = read_config({"--port", "70000"}, {});
+    REQUIRE_FALSE(port);
+    CHECK(port.error().find("--port") != std::string::npos);
+    CHECK(port.error().find("0 to 65535") != std::string::npos);
+    auto env = read_config({}, {"SPARTS_THREADS=many"});
+    REQUIRE_FALSE(env);
+    CHECK(env.error().find("SPARTS_THREADS") != std::string::npos);
+    auto unknown = read_config({"--colour", "red"}, {});
+    REQUIRE_FALSE(unknown);
+    CHECK(unknown.error().find("unknown flag \"--colour\"") != std::string::npos);
+    CHECK_FALSE(read_config({"--port"}, {}));
+    CHECK_FALSE(read_config({"--log-level", "loud"}, {}));
+    CHECK_FALSE(read_config({"stray"}, {}));
+}
+
+TEST_CASE("--help lists every setting with its environment variable") {
+    auto help = read_config({"--help"}, {});
+    REQUIRE_FALSE(help);
+    for (const char* name : {"--address", "SPARTS_ADDRESS", "--max-frame-bytes", "--messages-per-second",
+                             "--write-queue-bytes", "--idle-timeout", "--tables-per-player",
+                             "--connections-per-address", "--turn-seconds", "--table-grace", "SPARTS_DATABASE"})
+        CHECK_MESSAGE(help.error().find(name) != std::string::npos, name);
+}
