@@ -8,17 +8,19 @@ RUN apt-get update -qq \
 WORKDIR /src
 COPY . .
 RUN cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DSPARTS_BUILD_TESTS=OFF -DSPARTS_BUILD_BENCH=OFF \
- && cmake --build build --target sparts_cli
+ && cmake --build build --target sparts_server_main sparts_cli
 
-# Runtime stage: only the binary and the C++ runtime it links.
+# Runtime stage: the binaries and the shared libraries they link (spdlog, fmt).
 FROM debian:bookworm-slim
 RUN apt-get update -qq \
- && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends libstdc++6 \
+ && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends libstdc++6 libspdlog1.10 libfmt9 \
  && rm -rf /var/lib/apt/lists/* \
  && useradd --system --create-home --home-dir /var/lib/sparts sparts
+COPY --from=build /src/build/server/sparts-server /usr/local/bin/sparts-server
 COPY --from=build /src/build/tools/sparts /usr/local/bin/sparts
 USER sparts
 WORKDIR /var/lib/sparts
-# Until the server lands the image carries the command-line program.
-ENTRYPOINT ["/usr/local/bin/sparts"]
-CMD ["--help"]
+EXPOSE 8080
+# Inside a container the server must listen beyond loopback.
+ENV SPARTS_ADDRESS=0.0.0.0
+ENTRYPOINT ["/usr/local/bin/sparts-server"]
