@@ -1,0 +1,159 @@
+// What the server stores, as plain values: no SQLite type appears here or in
+// store.hpp, so that another backend can be written against the same
+// interface. JSON travels as text (the protocol's own rendering).
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace sparts::storage {
+
+using Millis = std::int64_t;  // milliseconds since the Unix epoch
+
+// --- writes -------------------------------------------------------------------
+
+struct PutPlayer {
+    std::string id;
+    std::string token_hash;
+    std::string name;
+    Millis at = 0;
+};
+struct OpenTable {
+    std::string id;
+    std::int64_t number = 0;  // the n of the id "tn"
+    std::string ruleset;  // JSON: {"preset":...,"options":{...}}
+    std::string preset;
+    int seats = 0;
+    bool is_private = false;
+    std::string invite;
+    int turn_seconds = 0;
+    std::string creator;
+    Millis at = 0;
+};
+struct CloseTable {
+    std::string table;
+    std::string reason;
+    Millis at = 0;
+};
+// The seat's holder now: a player id, a bot, or nobody (both empty/false).
+struct PutSeat {
+    std::string table;
+    int seat = 0;
+    std::string player;
+    std::string name;
+    bool bot = false;
+};
+struct StartGame {
+    std::string table;
+    int game = 0;
+    std::uint64_t seed = 0;
+    std::string ruleset;
+    std::string players;  // JSON array per seat: {"player":id,"name":...} or {"bot":true,"name":...}
+    Millis at = 0;
+};
+// An action applied to the game, in order; `seq` is the seq of its first event.
+struct AppendAction {
+    std::string table;
+    int game = 0;
+    int index = 0;
+    int seat = 0;         // 250: the table itself (the game clock)
+    std::string action;   // JSON
+    std::uint64_t seq = 0;
+    Millis at = 0;
+};
+// One event of the table's stream, with everything in it (secret cards too):
+// the archive reveals them once the game is over; in-progress games are never served.
+struct AppendEvent {
+    std::string table;
+    std::uint64_t seq = 0;
+    int game = 0;         // 0: between games
+    std::string type;
+    std::string payload;  // JSON
+    Millis at = 0;
+};
+struct FinishGame {
+    std::string table;
+    int game = 0;
+    std::string result;   // JSON: the game_over event (and standings, when any)
+    Millis at = 0;
+};
+
+using Write = std::variant<PutPlayer, OpenTable, CloseTable, PutSeat, StartGame, AppendAction, AppendEvent, FinishGame>;
+
+// Everything one step of one table (or the lobby) writes: committed together or not at all.
+using Batch = std::vector<Write>;
+
+// --- reads --------------------------------------------------------------------
+
+struct StoredPlayer {
+    std::string id;
+    std::string token_hash;
+    std::string name;
+};
+
+struct StoredSeat {
+    std::string player;  // empty: a bot or nobody
+    std::string name;
+    bool bot = false;
+};
+
+struct StoredAction {
+    int seat = 0;
+    std::string action;  // JSON
+    std::uint64_t seq = 0;
+};
+
+struct StoredEvent {
+    std::uint64_t seq = 0;
+    int game = 0;
+    std::string type;
+    std::string payload;
+    Millis at = 0;
+};
+
+// A table that was open when the server stopped, with what it takes to rebuild it.
+struct OpenTableState {
+    OpenTable table;
+    std::vector<StoredSeat> seats;         // one per seat
+    int game = 0;                          // the latest game; 0: none started
+    std::uint64_t seed = 0;
+    bool game_finished = false;
+    std::vector<StoredAction> actions;     // of the latest game, in order
+    std::uint64_t last_seq = 0;
+};
+
+struct ArchiveQuery {
+    std::string player;   // only games this player sat in
+    std::string preset;
+    Millis from = 0;      // finished at or after
+    Millis to = 0;        // finished before; 0: no bound
+    int limit = 50;
+    std::string cursor;   // from the previous page; empty: the first page
+};
+
+struct ArchivedGameSummary {
+    std::string table;
+    int game = 0;
+    std::string preset;
+    std::string ruleset;
+    std::string players;  // JSON
+    std::string result;   // JSON
+    Millis started = 0;
+    Millis finished = 0;
+};
+
+struct ArchivePage {
+    std::vector<ArchivedGameSummary> games;
+    std::string next_cursor;  // empty: no more
+};
+
+struct ArchivedGame {
+    ArchivedGameSummary summary;
+    std::uint64_t seed = 0;
+    std::vector<StoredAction> actions;
+    std::vector<StoredEvent> events;  // the game's events, secret cards included
+};
+
+}  // namespace sparts::storage

@@ -1,0 +1,84 @@
+#include "storage/schema.hpp"
+
+namespace sparts::storage {
+
+const std::vector<std::string>& migrations() {
+    static const std::vector<std::string> all = {
+        // 1: players, tables, seats, games, actions and the event log.
+        R"sql(
+CREATE TABLE players (
+  id          TEXT PRIMARY KEY,
+  token_hash  TEXT NOT NULL UNIQUE,   -- SHA-256 of the token; the token itself is never stored
+  name        TEXT NOT NULL,
+  created_ms  INTEGER NOT NULL
+);
+CREATE TABLE tables (
+  id            TEXT PRIMARY KEY,
+  number        INTEGER NOT NULL,     -- the n of "tn", for numbering new tables after a restart
+  ruleset       TEXT NOT NULL,        -- JSON
+  preset        TEXT NOT NULL,
+  seats         INTEGER NOT NULL,
+  private       INTEGER NOT NULL,
+  invite        TEXT NOT NULL,
+  turn_seconds  INTEGER NOT NULL,
+  creator       TEXT NOT NULL,
+  created_ms    INTEGER NOT NULL,
+  closed_ms     INTEGER,              -- NULL while open
+  close_reason  TEXT
+);
+CREATE TABLE seats (                  -- who holds each seat now
+  table_id  TEXT NOT NULL,
+  seat      INTEGER NOT NULL,
+  player    TEXT NOT NULL,            -- '' for a bot or nobody
+  name      TEXT NOT NULL,
+  bot       INTEGER NOT NULL,
+  PRIMARY KEY (table_id, seat)
+) WITHOUT ROWID;
+CREATE TABLE games (
+  table_id     TEXT NOT NULL,
+  game         INTEGER NOT NULL,
+  seed         INTEGER NOT NULL,      -- the deal; revealed with the archive only
+  ruleset      TEXT NOT NULL,
+  preset       TEXT NOT NULL,
+  players      TEXT NOT NULL,         -- JSON, per seat
+  started_ms   INTEGER NOT NULL,
+  finished_ms  INTEGER,               -- NULL while in progress
+  result       TEXT,
+  PRIMARY KEY (table_id, game)
+) WITHOUT ROWID;
+CREATE TABLE game_players (           -- for listing a player's games
+  player    TEXT NOT NULL,            -- columns in key order: SQLite 3.40's quick_check misreads
+  table_id  TEXT NOT NULL,            -- WITHOUT ROWID tables whose key is in another order
+  game      INTEGER NOT NULL,
+  PRIMARY KEY (player, table_id, game)
+) WITHOUT ROWID;
+CREATE TABLE actions (
+  table_id  TEXT NOT NULL,
+  game      INTEGER NOT NULL,
+  idx       INTEGER NOT NULL,
+  seat      INTEGER NOT NULL,
+  action    TEXT NOT NULL,            -- JSON
+  seq       INTEGER NOT NULL,         -- the seq of the action's first event
+  at_ms     INTEGER NOT NULL,
+  PRIMARY KEY (table_id, game, idx)
+) WITHOUT ROWID;
+CREATE TABLE events (                 -- append-only, per table
+  table_id  TEXT NOT NULL,
+  seq       INTEGER NOT NULL,
+  game      INTEGER NOT NULL,
+  type      TEXT NOT NULL,
+  payload   TEXT NOT NULL,            -- JSON, secret cards included
+  at_ms     INTEGER NOT NULL,
+  PRIMARY KEY (table_id, seq)
+) WITHOUT ROWID;
+)sql",
+        // 2: the archive lists finished games newest first, by preset.
+        R"sql(
+CREATE INDEX games_finished ON games (finished_ms, table_id, game) WHERE finished_ms IS NOT NULL;
+CREATE INDEX tables_open ON tables (closed_ms) WHERE closed_ms IS NULL;
+)sql",
+    };
+    return all;
+}
+
+}  // namespace sparts::storage

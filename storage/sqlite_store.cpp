@@ -1,0 +1,468 @@
+#include "storage/sqlite_store.hpp"
+
+#include <SQLiteCpp/SQLiteCpp.h>
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+#include <spdlog/spdlog.h>
+#include <sqlite3.h>
+#include "storage/schema.hpp"
+
+namespace sparts::storage {
+
+namespace {
+
+template <class... F>
+struct overloaded : F... {
+    using F::operator()...;
+};
+template <class... F>
+overloaded(F...) -> overloaded<F...>;
+
+std::int64_t as_int(std::uint64_t v) { return static_cast<std::int64_t>(v); }
+
+// What went wrong opening the file, in the operator's words.
+std::string explain(const SQLite::Exception& e, const std::string& path) {
+    switch (e.getErrorCode()) {
+        case SQLITE_BUSY:
+        case SQLITE_LOCKED:
+            return "database " + path + " is locked: is another sparts-server using it? (" + e.what() + ")";
+        case SQLITE_CORRUPT:
+        case SQLITE_NOTADB:
+            return "database " + path + " is corrupt or not a SQLite database (" + e.what() + ")";
+        case SQLITE_READONLY:
+            return "database " + path + " is read-only: the server needs to write it (" + e.what() + ")";
+        case SQLITE_CANTOPEN:
+            return "cannot open database " + path + ": check the path and its directory's permissions (" + e.what() + ")";
+        case SQLITE_FULL:
+            return "the disk holding " + path + " is full (" + e.what() + ")";
+        default:
+            return "database " + path + ": " + e.what();
+    }
+}
+
+}  // namespace
+
+// The writer's connection and its prepared statements; used on the writer thread only.
+class SqliteStore::Writer {
+public:
+    explicit Writer(SQLite::Database db)
+        : db_(std::move(db)),
+          put_player_(db_, "INSERT INTO players (id, token_hash, name, created_ms) VALUES (?, ?, ?, ?) "
+                           "ON CONFLICT (id) DO UPDATE SET name = excluded.name"),
+          open_table_(db_, "INSERT INTO tables (id, number, ruleset, preset, seats, private, invite, turn_seconds, creator, "
+                           "created_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
+          close_table_(db_, "UPDATE tables SET closed_ms = ?, close_reason = ? WHERE id = ?"),
+          put_seat_(db_, "INSERT INTO seats (table_id, seat, player, name, bot) VALUES (?, ?, ?, ?, ?) "
+                         "ON CONFLICT (table_id, seat) DO UPDATE SET player = excluded.player, name = excluded.name, "
+                         "bot = excluded.bot"),
+          start_game_(db_, "INSERT INTO games (table_id, game, seed, ruleset, preset, players, started_ms) "
+                           "VALUES (?, ?, ?, ?, json_extract(?, '$.preset'), ?, ?)"),
+          game_player_(db_, "INSERT OR IGNORE INTO game_players (table_id, game, player) "
+                            "SELECT ?, ?, json_extract(value, '$.player') FROM json_each(?) "
+                            "WHERE json_extract(value, '$.player') IS NOT NULL"),
+          append_action_(db_, "INSERT INTO actions (table_id, game, idx, seat, action, seq, at_ms) VALUES (?, ?, ?, ?, ?, ?, ?)"),
+          append_event_(db_, "INSERT INTO events (table_id, seq, game, type, payload, at_ms) VALUES (?, ?, ?, ?, ?, ?)"),
+          finish_game_(db_, "UPDATE games SET finished_ms = ?, result = ? WHERE table_id = ? AND game = ?") {}
+
+    // Everything in one transaction, or nothing.
+    void commit(const std::deque<Pending>& group) {
+        SQLite::Transaction tx(db_, SQLite::TransactionBehavior::IMMEDIATE);
+        for (const Pending& p : group)
+            for (const Write& w : p.batch) write(w);
+        tx.commit();
+    }
+
+    SQLite::Database& db() { return db_; }
+
+private:
+    static void run(SQLite::Statement& st) {
+        st.exec();
+        st.reset();
+        st.clearBindings();
+    }
+
+    void write(const Write& w) {
+        std::visit(overloaded{
+                       [&](const PutPlayer& p) {
+                           put_player_.bind(1, p.id);
+                           put_player_.bind(2, p.token_hash);
+                           put_player_.bind(3, p.name);
+                           put_player_.bind(4, p.at);
+                           run(put_player_);
+                       },
+                       [&](const OpenTable& t) {
+                           open_table_.bind(1, t.id);
+                           open_table_.bind(2, t.number);
+                           open_table_.bind(3, t.ruleset);
+                           open_table_.bind(4, t.preset);
+                           open_table_.bind(5, t.seats);
+                           open_table_.bind(6, t.is_private ? 1 : 0);
+                           open_table_.bind(7, t.invite);
+                           open_table_.bind(8, t.turn_seconds);
+                           open_table_.bind(9, t.creator);
+                           open_table_.bind(10, t.at);
+                           run(open_table_);
+                       },
+                       [&](const CloseTable& c) {
+                           close_table_.bind(1, c.at);
+                           close_table_.bind(2, c.reason);
+                           close_table_.bind(3, c.table);
+                           run(close_table_);
+                       },
+                       [&](const PutSeat& s) {
+                           put_seat_.bind(1, s.table);
+                           put_seat_.bind(2, s.seat);
+                           put_seat_.bind(3, s.player);
+                           put_seat_.bind(4, s.name);
+                           put_seat_.bind(5, s.bot ? 1 : 0);
+                           run(put_seat_);
+                       },
+                       [&](const StartGame& g) {
+                           start_game_.bind(1, g.table);
+                           start_game_.bind(2, g.game);
+                           start_game_.bind(3, as_int(g.seed));
+                           start_game_.bind(4, g.ruleset);
+                           start_game_.bind(5, g.ruleset);
+                           start_game_.bind(6, g.players);
+                           start_game_.bind(7, g.at);
+                           run(start_game_);
+                           game_player_.bind(1, g.table);
+                           game_player_.bind(2, g.game);
+                           game_player_.bind(3, g.players);
+                           run(game_player_);
+                       },
+                       [&](const AppendAction& a) {
+                           append_action_.bind(1, a.table);
+                           append_action_.bind(2, a.game);
+                           append_action_.bind(3, a.index);
+                           append_action_.bind(4, a.seat);
+                           append_action_.bind(5, a.action);
+                           append_action_.bind(6, as_int(a.seq));
+                           append_action_.bind(7, a.at);
+                           run(append_action_);
+                       },
+                       [&](const AppendEvent& e) {
+                           append_event_.bind(1, e.table);
+                           append_event_.bind(2, as_int(e.seq));
+                           append_event_.bind(3, e.game);
+                           append_event_.bind(4, e.type);
+                           append_event_.bind(5, e.payload);
+                           append_event_.bind(6, e.at);
+                           run(append_event_);
+                       },
+                       [&](const FinishGame& f) {
+                           finish_game_.bind(1, f.at);
+                           finish_game_.bind(2, f.result);
+                           finish_game_.bind(3, f.table);
+                           finish_game_.bind(4, f.game);
+                           run(finish_game_);
+                       },
+                   },
+                   w);
+    }
+
+    SQLite::Database db_;
+    SQLite::Statement put_player_, open_table_, close_table_, put_seat_, start_game_, game_player_, append_action_,
+        append_event_, finish_game_;
+};
+
+SqliteStore::SqliteStore(std::string path, SqliteOptions options) : path_(std::move(path)), options_(options) {}
+
+Outcome<std::unique_ptr<SqliteStore>, std::string> SqliteStore::open(const std::string& path, SqliteOptions options) {
+    std::unique_ptr<SqliteStore> store(new SqliteStore(path, options));
+    // One server per file: a second one is refused at start rather than
+    // interleaving its writes. The lock is on a file beside the database and
+    // goes with the process, however it ends.
+    store->lock_fd_ = ::open((path + ".lock").c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (store->lock_fd_ < 0)
+        return "cannot open " + path + ".lock: " + std::strerror(errno) + " (check the directory's permissions)";
+    if (::flock(store->lock_fd_, LOCK_EX | LOCK_NB) != 0)
+        return "database " + path + " is locked: another sparts-server is using it";
+    try {
+        SQLite::Database db(path, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
+        db.setBusyTimeout(2000);
+        // Corruption shows here rather than in the middle of a game.
+        {
+            SQLite::Statement check(db, "PRAGMA quick_check");
+            if (check.executeStep() && check.getColumn(0).getString() != "ok")
+                return "database " + path + " is corrupt: " + check.getColumn(0).getString();
+        }
+        const int version = db.execAndGet("PRAGMA user_version").getInt();
+        if (version > latest_schema_version())
+            return "database " + path + " has schema version " + std::to_string(version) +
+                   ", newer than this server's " + std::to_string(latest_schema_version()) +
+                   ": run a newer sparts-server, or point --database at another file";
+        db.exec("PRAGMA journal_mode = WAL");
+        if (db.execAndGet("PRAGMA journal_mode").getString() != "wal")
+            return "database " + path + ": cannot switch to WAL mode (is the file on a network file system?)";
+        db.exec(options.sync_full ? "PRAGMA synchronous = FULL" : "PRAGMA synchronous = NORMAL");
+        db.exec("PRAGMA foreign_keys = ON");
+        for (int v = version; v < latest_schema_version(); ++v) {
+            SQLite::Transaction tx(db, SQLite::TransactionBehavior::IMMEDIATE);
+            db.exec(migrations()[static_cast<std::size_t>(v)]);
+            db.exec("PRAGMA user_version = " + std::to_string(v + 1));
+            tx.commit();
+            spdlog::info("database {}: schema migrated to version {}", path, v + 1);
+        }
+        store->writer_ = std::make_unique<Writer>(std::move(db));
+    } catch (const SQLite::Exception& e) {
+        return explain(e, path);
+    }
+    store->thread_ = std::thread([s = store.get()] { s->run_writer(); });
+    return store;
+}
+
+SqliteStore::~SqliteStore() {
+    {
+        std::lock_guard lock(mutex_);
+        stopping_ = true;
+    }
+    wake_.notify_all();
+    if (thread_.joinable()) thread_.join();
+    writer_.reset();
+    reader_.reset();
+    if (lock_fd_ >= 0) ::close(lock_fd_);
+}
+
+void SqliteStore::submit(Batch batch, std::function<void()> done) {
+    {
+        std::lock_guard lock(mutex_);
+        queue_.push_back(Pending{std::move(batch), std::move(done)});
+        ++submitted_;
+    }
+    wake_.notify_one();
+}
+
+void SqliteStore::flush() {
+    std::unique_lock lock(mutex_);
+    const std::uint64_t target = submitted_;
+    committed_.wait(lock, [&] { return done_ >= target || (stopping_ && queue_.empty()); });
+}
+
+void SqliteStore::run_writer() {
+    std::deque<Pending> group;
+    for (;;) {
+        {
+            std::unique_lock lock(mutex_);
+            wake_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
+            if (queue_.empty()) return;  // stopping, and everything is written
+            group.swap(queue_);
+        }
+        // A failed commit is retried until it succeeds: events are never dropped.
+        for (int attempt = 1;; ++attempt) {
+            try {
+                writer_->commit(group);
+                break;
+            } catch (const SQLite::Exception& e) {
+                {
+                    std::lock_guard lock(mutex_);
+                    ++stats_.failed_commits;
+                }
+                spdlog::error("database {}: commit of {} batches failed (attempt {}), retrying in {} ms: {}", path_,
+                              group.size(), attempt, options_.retry_ms, explain(e, path_));
+                std::this_thread::sleep_for(std::chrono::milliseconds(options_.retry_ms));
+            }
+        }
+        std::uint64_t writes = 0;
+        for (const Pending& p : group) writes += p.batch.size();
+        for (Pending& p : group)
+            if (p.done) p.done();
+        {
+            std::lock_guard lock(mutex_);
+            done_ += group.size();
+            stats_.batches += group.size();
+            stats_.writes += writes;
+            ++stats_.commits;
+        }
+        group.clear();
+        committed_.notify_all();
+    }
+}
+
+Store::Stats SqliteStore::stats() const {
+    std::lock_guard lock(mutex_);
+    return stats_;
+}
+
+// --- reads ----------------------------------------------------------------------
+// Reads at start happen before any write is queued, on the writer's
+// connection; archive reads go through a connection of their own, which WAL
+// lets read while the writer writes.
+
+std::unique_ptr<SQLite::Database> SqliteStore::open_reader() {
+    auto db = std::make_unique<SQLite::Database>(path_, SQLite::OPEN_READONLY);
+    db->setBusyTimeout(2000);
+    return db;
+}
+
+std::vector<StoredPlayer> SqliteStore::players() {
+    std::lock_guard lock(reader_mutex_);
+    std::vector<StoredPlayer> out;
+    SQLite::Statement q(writer_->db(), "SELECT id, token_hash, name FROM players");
+    while (q.executeStep()) out.push_back({q.getColumn(0).getString(), q.getColumn(1).getString(), q.getColumn(2).getString()});
+    return out;
+}
+
+std::uint64_t SqliteStore::last_table_number() {
+    std::lock_guard lock(reader_mutex_);
+    return static_cast<std::uint64_t>(writer_->db().execAndGet("SELECT COALESCE(MAX(number), 0) FROM tables").getInt64());
+}
+
+std::vector<OpenTableState> SqliteStore::open_tables() {
+    std::lock_guard lock(reader_mutex_);
+    SQLite::Database& db = writer_->db();
+    std::vector<OpenTableState> out;
+    SQLite::Statement tables(db,
+                             "SELECT id, number, ruleset, preset, seats, private, invite, turn_seconds, creator, created_ms "
+                             "FROM tables WHERE closed_ms IS NULL ORDER BY number");
+    SQLite::Statement seats(db, "SELECT seat, player, name, bot FROM seats WHERE table_id = ?");
+    SQLite::Statement game(db, "SELECT game, seed, finished_ms IS NOT NULL FROM games WHERE table_id = ? "
+                               "ORDER BY game DESC LIMIT 1");
+    SQLite::Statement actions(db, "SELECT seat, action, seq FROM actions WHERE table_id = ? AND game = ? ORDER BY idx");
+    SQLite::Statement last_seq(db, "SELECT COALESCE(MAX(seq), 0) FROM events WHERE table_id = ?");
+    while (tables.executeStep()) {
+        OpenTableState t;
+        t.table.id = tables.getColumn(0).getString();
+        t.table.number = tables.getColumn(1).getInt64();
+        t.table.ruleset = tables.getColumn(2).getString();
+        t.table.preset = tables.getColumn(3).getString();
+        t.table.seats = tables.getColumn(4).getInt();
+        t.table.is_private = tables.getColumn(5).getInt() != 0;
+        t.table.invite = tables.getColumn(6).getString();
+        t.table.turn_seconds = tables.getColumn(7).getInt();
+        t.table.creator = tables.getColumn(8).getString();
+        t.table.at = tables.getColumn(9).getInt64();
+        t.seats.resize(static_cast<std::size_t>(std::max(0, t.table.seats)));
+        seats.bind(1, t.table.id);
+        while (seats.executeStep()) {
+            const int s = seats.getColumn(0).getInt();
+            if (s < 0 || s >= t.table.seats) continue;
+            t.seats[static_cast<std::size_t>(s)] =
+                StoredSeat{seats.getColumn(1).getString(), seats.getColumn(2).getString(), seats.getColumn(3).getInt() != 0};
+        }
+        seats.reset();
+        game.bind(1, t.table.id);
+        if (game.executeStep()) {
+            t.game = game.getColumn(0).getInt();
+            t.seed = static_cast<std::uint64_t>(game.getColumn(1).getInt64());
+            t.game_finished = game.getColumn(2).getInt() != 0;
+        }
+        game.reset();
+        if (t.game > 0) {
+            actions.bind(1, t.table.id);
+            actions.bind(2, t.game);
+            while (actions.executeStep())
+                t.actions.push_back({actions.getColumn(0).getInt(), actions.getColumn(1).getString(),
+                                     static_cast<std::uint64_t>(actions.getColumn(2).getInt64())});
+            actions.reset();
+        }
+        last_seq.bind(1, t.table.id);
+        if (last_seq.executeStep()) t.last_seq = static_cast<std::uint64_t>(last_seq.getColumn(0).getInt64());
+        last_seq.reset();
+        out.push_back(std::move(t));
+    }
+    return out;
+}
+
+namespace {
+
+ArchivedGameSummary summary_from(SQLite::Statement& q) {
+    ArchivedGameSummary s;
+    s.table = q.getColumn(0).getString();
+    s.game = q.getColumn(1).getInt();
+    s.preset = q.getColumn(2).getString();
+    s.ruleset = q.getColumn(3).getString();
+    s.players = q.getColumn(4).getString();
+    s.result = q.getColumn(5).getString();
+    s.started = q.getColumn(6).getInt64();
+    s.finished = q.getColumn(7).getInt64();
+    return s;
+}
+
+// Cursor: "finished_ms/table/game" of the last game of the page.
+struct Cursor {
+    Millis finished = 0;
+    std::string table;
+    int game = 0;
+};
+
+std::optional<Cursor> parse_cursor(const std::string& text) {
+    const auto a = text.find('/');
+    const auto b = text.rfind('/');
+    if (a == std::string::npos || a == b) return std::nullopt;
+    try {
+        return Cursor{std::stoll(text.substr(0, a)), text.substr(a + 1, b - a - 1), std::stoi(text.substr(b + 1))};
+    } catch (const std::exception&) {
+        return std::nullopt;
+    }
+}
+
+}  // namespace
+
+ArchivePage SqliteStore::list_games(const ArchiveQuery& query) {
+    std::lock_guard lock(reader_mutex_);
+    if (!reader_) reader_ = open_reader();
+    std::string sql =
+        "SELECT g.table_id, g.game, g.preset, g.ruleset, g.players, g.result, g.started_ms, g.finished_ms FROM games g "
+        "WHERE g.finished_ms IS NOT NULL";
+    if (!query.player.empty())
+        sql += " AND EXISTS (SELECT 1 FROM game_players p WHERE p.player = :player AND p.table_id = g.table_id "
+               "AND p.game = g.game)";
+    if (!query.preset.empty()) sql += " AND g.preset = :preset";
+    if (query.from > 0) sql += " AND g.finished_ms >= :from";
+    if (query.to > 0) sql += " AND g.finished_ms < :to";
+    const auto cursor = parse_cursor(query.cursor);
+    if (cursor) sql += " AND (g.finished_ms, g.table_id, g.game) < (:cf, :ct, :cg)";
+    sql += " ORDER BY g.finished_ms DESC, g.table_id DESC, g.game DESC LIMIT :limit";
+    SQLite::Statement q(*reader_, sql);
+    if (!query.player.empty()) q.bind(":player", query.player);
+    if (!query.preset.empty()) q.bind(":preset", query.preset);
+    if (query.from > 0) q.bind(":from", query.from);
+    if (query.to > 0) q.bind(":to", query.to);
+    if (cursor) {
+        q.bind(":cf", cursor->finished);
+        q.bind(":ct", cursor->table);
+        q.bind(":cg", cursor->game);
+    }
+    const int limit = std::clamp(query.limit, 1, 500);
+    q.bind(":limit", limit + 1);
+    ArchivePage page;
+    while (q.executeStep()) page.games.push_back(summary_from(q));
+    if (static_cast<int>(page.games.size()) > limit) {
+        page.games.pop_back();
+        const auto& last = page.games.back();
+        page.next_cursor = std::to_string(last.finished) + "/" + last.table + "/" + std::to_string(last.game);
+    }
+    return page;
+}
+
+std::optional<ArchivedGame> SqliteStore::load_game(const std::string& table, int game) {
+    std::lock_guard lock(reader_mutex_);
+    if (!reader_) reader_ = open_reader();
+    SQLite::Statement q(*reader_,
+                        "SELECT table_id, game, preset, ruleset, players, result, started_ms, finished_ms, seed FROM games "
+                        "WHERE table_id = ? AND game = ? AND finished_ms IS NOT NULL");
+    q.bind(1, table);
+    q.bind(2, game);
+    if (!q.executeStep()) return std::nullopt;
+    ArchivedGame g;
+    g.summary = summary_from(q);
+    g.seed = static_cast<std::uint64_t>(q.getColumn(8).getInt64());
+    SQLite::Statement a(*reader_, "SELECT seat, action, seq FROM actions WHERE table_id = ? AND game = ? ORDER BY idx");
+    a.bind(1, table);
+    a.bind(2, game);
+    while (a.executeStep())
+        g.actions.push_back({a.getColumn(0).getInt(), a.getColumn(1).getString(), static_cast<std::uint64_t>(a.getColumn(2).getInt64())});
+    SQLite::Statement e(*reader_, "SELECT seq, game, type, payload, at_ms FROM events WHERE table_id = ? AND game = ? ORDER BY seq");
+    e.bind(1, table);
+    e.bind(2, game);
+    while (e.executeStep())
+        g.events.push_back({static_cast<std::uint64_t>(e.getColumn(0).getInt64()), e.getColumn(1).getInt(),
+                            e.getColumn(2).getString(), e.getColumn(3).getString(), e.getColumn(4).getInt64()});
+    return g;
+}
+
+}  // namespace sparts::storage

@@ -1,0 +1,80 @@
+// The SQLite store: WAL mode, one writer thread with group commit, readers
+// on connections of their own.
+//
+// The writer takes every batch queued since its last commit and commits them
+// in one transaction, so that throughput grows with the number of tables
+// instead of falling. synchronous=NORMAL by default: in WAL mode a commit is
+// in the operating system's hands when it returns, so a killed process loses
+// nothing; `sync_full` also survives power loss, at a cost per commit.
+//
+// open() refuses, with a message for the operator: a file another server holds
+// (an flock on "<file>.lock"), a corrupt file (quick_check), a read-only file or
+// directory, and a schema newer than this server's.
+#pragma once
+#include <condition_variable>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include "protocol/outcome.hpp"
+#include "storage/store.hpp"
+
+namespace SQLite {
+class Database;
+}
+
+namespace sparts::storage {
+
+struct SqliteOptions {
+    bool sync_full = false;
+    int retry_ms = 1000;  // wait before retrying a failed commit
+};
+
+class SqliteStore final : public Store {
+public:
+    static Outcome<std::unique_ptr<SqliteStore>, std::string> open(const std::string& path, SqliteOptions options = {});
+    ~SqliteStore() override;
+
+    void submit(Batch batch, std::function<void()> done) override;
+    void flush() override;
+
+    std::vector<StoredPlayer> players() override;
+    std::vector<OpenTableState> open_tables() override;
+    std::uint64_t last_table_number() override;
+
+    ArchivePage list_games(const ArchiveQuery& query) override;
+    std::optional<ArchivedGame> load_game(const std::string& table, int game) override;
+
+    Stats stats() const override;
+
+private:
+    struct Pending {
+        Batch batch;
+        std::function<void()> done;
+    };
+    class Writer;
+
+    SqliteStore(std::string path, SqliteOptions options);
+    void run_writer();
+    std::unique_ptr<SQLite::Database> open_reader();
+
+    std::string path_;
+    SqliteOptions options_;
+    int lock_fd_ = -1;
+    std::unique_ptr<Writer> writer_;
+    std::thread thread_;
+
+    mutable std::mutex mutex_;
+    std::condition_variable wake_;
+    std::condition_variable committed_;
+    std::deque<Pending> queue_;
+    bool stopping_ = false;
+    std::uint64_t submitted_ = 0;
+    std::uint64_t done_ = 0;
+    Stats stats_;
+
+    std::mutex reader_mutex_;
+    std::unique_ptr<SQLite::Database> reader_;
+};
+
+}  // namespace sparts::storage

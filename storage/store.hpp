@@ -1,0 +1,48 @@
+// The store: where the server writes everything a table does, and reads it
+// back at start and for the archive. One implementation today (SQLite, in
+// sqlite_store.hpp); the interface names no SQLite type.
+//
+// Writes are queued and committed in order by one writer, many batches (from
+// many tables) per transaction. `done` runs on the writer's thread once the
+// batch is durable; a table publishes the batch's events to clients only then,
+// so no client sees an event that a crash could lose. A batch that cannot be
+// committed (a full disk) is retried, with the error in the log, until it
+// can: tables stall rather than lose events.
+#pragma once
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+#include "storage/records.hpp"
+
+namespace sparts::storage {
+
+class Store {
+public:
+    virtual ~Store() = default;
+
+    virtual void submit(Batch batch, std::function<void()> done) = 0;
+    // Blocks until everything submitted so far is committed.
+    virtual void flush() = 0;
+
+    // At start.
+    virtual std::vector<StoredPlayer> players() = 0;
+    virtual std::vector<OpenTableState> open_tables() = 0;
+    virtual std::uint64_t last_table_number() = 0;
+
+    // The archive: finished games only.
+    virtual ArchivePage list_games(const ArchiveQuery& query) = 0;
+    virtual std::optional<ArchivedGame> load_game(const std::string& table, int game) = 0;
+
+    // Figures for benchmarks and metrics.
+    struct Stats {
+        std::uint64_t batches = 0;
+        std::uint64_t commits = 0;
+        std::uint64_t writes = 0;
+        std::uint64_t failed_commits = 0;
+    };
+    virtual Stats stats() const = 0;
+};
+
+}  // namespace sparts::storage
