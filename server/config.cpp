@@ -41,7 +41,13 @@ const std::vector<Setting>& settings() {
         {"port", "port for HTTP and WebSocket (default 8080; 0: any free port, printed at start)",
          number(&Config::port, 0, 65535)},
         {"threads", "I/O threads (default 0: one per core)", number(&Config::threads, 0, 256)},
-        {"database", "SQLite database file (default sparts.db)", text(&Config::database)},
+        {"database", "SQLite database file (default sparts.db; none: keep nothing)", text(&Config::database)},
+        {"db-sync", "normal (default: survives a crash of the server) or full (survives power loss too)",
+         [](Config& c, const std::string& v) -> std::string {
+             if (v != "normal" && v != "full") return "expected normal or full, got \"" + v + "\"";
+             c.db_sync_full = v == "full";
+             return {};
+         }},
         {"log-level", "trace, debug, info, warn, error or off (default info)",
          [](Config& c, const std::string& v) -> std::string {
              for (const char* l : {"trace", "debug", "info", "warn", "error", "off"})

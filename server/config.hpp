@@ -14,7 +14,8 @@ struct Config {
     std::string address = "127.0.0.1";
     std::uint16_t port = 8080;
     int threads = 0;                  // 0: as many as the machine has cores
-    std::string database = "sparts.db";
+    std::string database = "sparts.db";  // "none": keep nothing (for comparisons and throwaway servers)
+    bool db_sync_full = false;           // synchronous=FULL: survive power loss too, at a cost per commit
     std::string log_level = "info";
 
     // Limits at the edge.

@@ -12,6 +12,13 @@ namespace sparts::server {
 
 class Lobby;
 class TableRegistry;
+}  // namespace sparts::server
+
+namespace sparts::storage {
+class Store;
+}
+
+namespace sparts::server {
 
 struct Hub {
     const Config& config;
@@ -20,6 +27,7 @@ struct Hub {
     TableRegistry& tables;
     ConnectionLimits& connections;
     SessionSet& sessions;
+    storage::Store* store = nullptr;  // null: nothing is kept (--database none)
     std::atomic<bool> stopping{false};
 };
 

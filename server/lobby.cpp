@@ -8,11 +8,19 @@
 #include "server/sha256.hpp"
 #include "server/table.hpp"
 #include "server/table_registry.hpp"
+#include "storage/store.hpp"
 
 namespace sparts::server {
 
 namespace net = boost::asio;
 using nlohmann::json;
+
+namespace {
+std::int64_t now_ms() {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+        .count();
+}
+}  // namespace
 
 void Lobby::hello(std::shared_ptr<Session> session, Request request) {
     net::post(strand_, [this, session = std::move(session), request = std::move(request)]() mutable {
@@ -52,8 +60,16 @@ void Lobby::hello(std::shared_ptr<Session> session, Request request) {
             reply = {{"protocol", kProtocolVersion}, {"player", player->id}, {"name", player->name},
                      {"token", token},               {"seats", json::array()}};
         }
-        session->send(ok_reply(request.id, "hello", std::move(reply)));
-        session->hello_done(std::move(player));
+        // The player (and its name) is stored before the client hears of it:
+        // a token handed out is a token that survives a crash.
+        std::string text = ok_reply(request.id, "hello", std::move(reply));
+        auto answer = [session, player, text = std::move(text)]() mutable {
+            session->send(std::move(text));
+            session->hello_done(std::move(player));
+        };
+        if (!hub_->store) return answer();
+        hub_->store->submit({storage::PutPlayer{player->id, token_by_player_[player->id], player->name, now_ms()}},
+                            std::move(answer));
     });
 }
 
@@ -89,15 +105,23 @@ void Lobby::create_table(std::shared_ptr<Session> session, PlayerRef player, Req
         const std::string id = "t" + std::to_string(next_table_++);
         const std::string invite = c.is_private ? random_hex(6) : std::string();
         const int turn_seconds = c.turn_seconds < 0 ? hub_->config.turn_seconds : c.turn_seconds;
-        auto table = std::make_shared<Table>(*hub_, id, c.rules, c.is_private, invite, turn_seconds, player->id);
-        hub_->tables.add(id, table);
+        const auto number = static_cast<std::int64_t>(next_table_ - 1);
+        auto table = std::make_shared<Table>(*hub_, id, number, c.rules, c.is_private, invite, turn_seconds, player->id);
         ++entry.open_tables;
-        tables_[id] = table->initial_summary();
         json reply = {{"table", id}, {"ruleset", to_json(c.rules)}, {"turn_seconds", turn_seconds}};
         if (c.is_private) reply["invite"] = invite;
         spdlog::debug("table {} opened by {} ({})", id, player->id, to_string(c.rules.preset));
-        session->send(ok_reply(request.id, "create_table", std::move(reply)));
-        table->start_grace();  // closed if nobody sits down
+        // Findable, and announced, once stored.
+        auto answer = [this, session, table, id, text = ok_reply(request.id, "create_table", std::move(reply))] {
+            net::post(strand_, [this, session, table, id, text] {
+                tables_[id] = table->initial_summary();
+                hub_->tables.add(id, table);
+                session->send(text);
+                table->start_grace();  // closed if nobody sits down
+            });
+        };
+        if (!hub_->store) return answer();
+        hub_->store->submit({table->record()}, std::move(answer));
     });
 }
 
@@ -117,8 +141,20 @@ void Lobby::table_closed(std::string id, std::string creator) {
     });
 }
 
-void Lobby::close_all() {
-    hub_->tables.for_each([](const std::shared_ptr<Table>& t) { t->close("shutdown"); });
+void Lobby::restore(const std::vector<PlayerRef>& players, const std::vector<std::string>& token_hashes,
+                    const std::vector<std::shared_ptr<Table>>& tables, std::uint64_t last_table_number) {
+    for (std::size_t i = 0; i < players.size(); ++i) {
+        players_[token_hashes[i]] = PlayerEntry{players[i], 0};
+        token_by_player_[players[i]->id] = token_hashes[i];
+    }
+    for (const auto& t : tables) {
+        const TableSummary& s = t->initial_summary();
+        tables_[s.id] = s;
+        hub_->tables.add(s.id, t);
+        if (auto hash = token_by_player_.find(s.creator); hash != token_by_player_.end())
+            ++players_[hash->second].open_tables;
+    }
+    next_table_ = last_table_number + 1;
 }
 
 }  // namespace sparts::server

@@ -9,6 +9,7 @@
 #include <memory>
 #include <string>
 #include <unordered_map>
+#include <vector>
 #include <boost/asio/strand.hpp>
 #include <boost/asio/io_context.hpp>
 #include "protocol/request.hpp"
@@ -19,6 +20,7 @@
 namespace sparts::server {
 
 class Session;
+class Table;
 
 class Lobby {
 public:
@@ -33,8 +35,9 @@ public:
     void table_changed(TableSummary summary);
     void table_closed(std::string id, std::string creator);
 
-    // Closes every table (server shutdown).
-    void close_all();
+    // At start, before any connection: the players and the open tables the store kept.
+    void restore(const std::vector<PlayerRef>& players, const std::vector<std::string>& token_hashes,
+                 const std::vector<std::shared_ptr<Table>>& tables, std::uint64_t last_table_number);
 
 private:
     struct PlayerEntry {

@@ -5,6 +5,8 @@
 #include <spdlog/spdlog.h>
 #include "server/listener.hpp"
 #include "server/session.hpp"
+#include "server/table.hpp"
+#include "storage/sqlite_store.hpp"
 
 namespace sparts::server {
 
@@ -22,7 +24,38 @@ Server::Server(Config config)
 
 Server::~Server() = default;
 
+void Server::restore() {
+    const auto started = std::chrono::steady_clock::now();
+    std::vector<PlayerRef> players;
+    std::vector<std::string> hashes;
+    for (const auto& p : store_->players()) {
+        players.push_back(std::make_shared<const Player>(Player{p.id, p.name}));
+        hashes.push_back(p.token_hash);
+    }
+    std::vector<std::shared_ptr<Table>> tables;
+    for (const auto& stored : store_->open_tables()) {
+        auto table = Table::recover(hub_, stored);
+        if (!table) {
+            // Left in the database as it is, for someone to look at; never silently dropped.
+            spdlog::error("cannot bring back {}", table.error());
+            continue;
+        }
+        tables.push_back(std::move(*table));
+    }
+    lobby_.restore(players, hashes, tables, store_->last_table_number());
+    const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started);
+    spdlog::info("database {}: {} players, {} open tables brought back in {} ms", config_.database, players.size(),
+                 tables.size(), ms.count());
+}
+
 std::uint16_t Server::start() {
+    if (config_.database != "none") {
+        auto opened = storage::SqliteStore::open(config_.database, {.sync_full = config_.db_sync_full, .retry_ms = 1000});
+        if (!opened) throw std::runtime_error(opened.error());
+        store_ = std::move(*opened);
+        hub_.store = store_.get();
+        restore();
+    }
     const auto address = net::ip::make_address(config_.address);
     listener_ = std::make_shared<Listener>(hub_, net::ip::tcp::endpoint(address, config_.port));
     listener_->run();
@@ -40,6 +73,7 @@ void Server::run() {
     for (int i = 1; i < n; ++i) threads.emplace_back([this] { io_.run(); });
     io_.run();
     for (auto& t : threads) t.join();
+    if (store_) store_->flush();
 }
 
 void Server::stop() {
@@ -48,7 +82,7 @@ void Server::stop() {
         boost::system::error_code ignored;
         signals_.cancel(ignored);
         if (listener_) listener_->stop();
-        lobby_.close_all();
+        // Tables stay open in the store: they come back at the next start.
         sessions_.for_each([](const std::shared_ptr<Session>& s) {
             s->send(R"({"type":"closing","reason":"shutdown"})");
             s->close(CloseCode::going_away, "server shutting down");

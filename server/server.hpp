@@ -13,6 +13,7 @@
 #include "server/lobby.hpp"
 #include "server/session_set.hpp"
 #include "server/table_registry.hpp"
+#include "storage/store.hpp"
 
 namespace sparts::server {
 
@@ -23,7 +24,9 @@ public:
     explicit Server(Config config);
     ~Server();
 
-    // Binds and starts accepting; returns the port (useful with port 0).
+    // Opens the database and brings back the tables that were open, binds and
+    // starts accepting; returns the port (useful with port 0). Throws with a
+    // message for the operator when it cannot.
     std::uint16_t start();
     // Runs the io_context on config.threads threads (this one included) until
     // stop() completes or SIGTERM / SIGINT arrive.
@@ -34,6 +37,7 @@ public:
 
 private:
     void wait_for_sessions(int tries_left);
+    void restore();
 
     Config config_;
     boost::asio::io_context io_;
@@ -43,6 +47,7 @@ private:
     Lobby lobby_;
     Hub hub_;
     boost::asio::signal_set signals_;
+    std::unique_ptr<storage::Store> store_;
     std::shared_ptr<Listener> listener_;
     std::unique_ptr<boost::asio::steady_timer> stop_timer_;
 };

@@ -5,11 +5,13 @@
 #include "engine/standings.hpp"
 #include "protocol/action_json.hpp"
 #include "protocol/event_json.hpp"
+#include "protocol/json_text.hpp"
 #include "protocol/reply.hpp"
 #include "protocol/ruleset_json.hpp"
 #include "protocol/view_json.hpp"
 #include "server/lobby.hpp"
 #include "server/secret.hpp"
+#include "storage/store.hpp"
 
 namespace sparts::server {
 
@@ -31,13 +33,33 @@ Frame share(std::string s) { return std::make_shared<const std::string>(std::mov
 
 json seat_player(const std::string& id, const std::string& name) { return {{"id", id}, {"name", name}}; }
 
+storage::Millis wall_now() {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+        .count();
+}
+
+// The event envelope around an already serialized event.
+std::string envelope(const std::string& table, std::uint64_t seq, const std::string& body) {
+    std::string s;
+    s.reserve(40 + table.size() + body.size());
+    s += R"({"type":"event","table":")";
+    s += table;
+    s += R"(","seq":)";
+    s += std::to_string(seq);
+    s += R"(,"event":)";
+    s += body;
+    s += '}';
+    return s;
+}
+
 }  // namespace
 
-Table::Table(Hub& hub, std::string id, Ruleset rules, bool is_private, std::string invite, int turn_seconds,
-             std::string creator)
+Table::Table(Hub& hub, std::string id, std::int64_t number, Ruleset rules, bool is_private, std::string invite,
+             int turn_seconds, std::string creator)
     : hub_(hub),
       strand_(net::make_strand(hub.io)),
       id_(std::move(id)),
+      number_(number),
       rules_(rules),
       is_private_(is_private),
       invite_(std::move(invite)),
@@ -51,14 +73,135 @@ Table::Table(Hub& hub, std::string id, Ruleset rules, bool is_private, std::stri
     initial_summary_ = summary();
 }
 
+storage::OpenTable Table::record() const {
+    return storage::OpenTable{id_,           number_,       to_json(rules_).dump(), to_string(rules_.preset),
+                              rules_.seats,  is_private_,   invite_,                turn_seconds_,
+                              creator_,      wall_now()};
+}
+
+Outcome<std::shared_ptr<Table>, std::string> Table::recover(Hub& hub, const storage::OpenTableState& stored) {
+    const auto& t = stored.table;
+    auto doc = parse_json_text(t.ruleset);
+    if (!doc) return "table " + t.id + ": its ruleset is not JSON: " + doc.error().message();
+    auto rules = ruleset_from_json(*doc);
+    if (!rules) return "table " + t.id + ": its ruleset is refused: " + rules.error().message();
+    auto table = std::make_shared<Table>(hub, t.id, t.number, *rules, t.is_private, t.invite, t.turn_seconds, t.creator);
+    Table& x = *table;
+    for (std::size_t s = 0; s < stored.seats.size() && s < x.seats_.size(); ++s) {
+        x.seats_[s].player = stored.seats[s].player;
+        x.seats_[s].name = stored.seats[s].name;
+        x.seats_[s].bot = stored.seats[s].bot;
+    }
+    x.seq_ = stored.last_seq;
+    if (stored.game > 0) {
+        auto created = Game::create(x.rules_, stored.seed);
+        if (!created) return "table " + t.id + ": " + created.error().message;
+        x.game_.emplace(std::move(*created));
+        x.game_number_ = stored.game;
+        auto scan = [&](std::span<const Event> events) {
+            for (const Event& e : events)
+                if (const auto* scored = std::get_if<HandScored>(&e)) {
+                    x.hand_scored_sides_ = 0;
+                    for (const auto& side : scored->sides) {
+                        if (side.seats == 0) break;
+                        x.side_seats_[static_cast<std::size_t>(x.hand_scored_sides_++)] = side.seats;
+                    }
+                }
+        };
+        scan(x.game_->start());
+        for (std::size_t i = 0; i < stored.actions.size(); ++i) {
+            const auto& a = stored.actions[i];
+            auto json_action = parse_json_text(a.action);
+            if (!json_action) return "table " + t.id + ": action " + std::to_string(i) + " is not JSON";
+            auto action = action_from_json(*json_action);
+            if (!action) return "table " + t.id + ": action " + std::to_string(i) + ": " + action.error().message();
+            auto applied = x.game_->apply(static_cast<Seat>(a.seat), *action);
+            if (!applied)
+                return "table " + t.id + ": action " + std::to_string(i) + " is refused on replay: " +
+                       applied.error().message;
+            scan(*applied);
+            x.actions_.emplace_back(static_cast<Seat>(a.seat), *action);
+        }
+        if (x.rules_.game_clock_seconds > 0 && !x.game_->over()) {
+            // The clock runs on from where it stood when the server stopped.
+            const auto used = std::max<storage::Millis>(0, stored.last_event_at - stored.game_started);
+            const auto left = std::max<storage::Millis>(0, x.rules_.game_clock_seconds * 1000LL - used);
+            x.clock_deadline_ = Clock::now() + std::chrono::milliseconds(left);
+        }
+    }
+    x.initial_summary_ = x.summary();
+    net::post(x.strand_, [table] {
+        if (table->rules_.game_clock_seconds > 0 && table->game_ && !table->game_->over()) {
+            table->clock_timer_.expires_at(table->clock_deadline_);
+            table->clock_timer_.async_wait(
+                [self = table, g = ++table->clock_generation_](boost::system::error_code ec) {
+                    if (!ec) self->on_clock(g);
+                });
+        }
+        table->schedule();
+        table->check_grace();
+    });
+    return table;
+}
+
+// --- steps: store, then send ------------------------------------------------------
+
+void Table::send(const std::shared_ptr<Session>& s, std::string text) { send(s, share(std::move(text))); }
+
+void Table::send(const std::shared_ptr<Session>& s, Frame frame) { step_.sends.emplace_back(s, std::move(frame)); }
+
+void Table::store(storage::Write w) {
+    if (hub_.store) step_.batch.push_back(std::move(w));
+}
+
+void Table::end_step() {
+    if (step_.sends.empty() && step_.batch.empty()) return;
+    Step step = std::move(step_);
+    step_ = Step{};
+    step.id = next_step_++;
+    if (step.batch.empty()) {
+        step.ready = true;
+        steps_.push_back(std::move(step));
+        return drain();
+    }
+    storage::Batch batch = std::move(step.batch);
+    step.batch.clear();
+    const std::uint64_t id = step.id;
+    steps_.push_back(std::move(step));
+    hub_.store->submit(std::move(batch), [self = shared_from_this(), id] {
+        net::post(self->strand_, [self, id] { self->step_committed(id); });
+    });
+}
+
+void Table::step_committed(std::uint64_t id) {
+    for (Step& s : steps_)
+        if (s.id == id) s.ready = true;
+    drain();
+}
+
+void Table::drain() {
+    while (!steps_.empty() && steps_.front().ready) {
+        for (auto& [session, frame] : steps_.front().sends) session->send(std::move(frame));
+        steps_.pop_front();
+    }
+}
+
+void Table::store_seat(int seat) {
+    const SeatState& st = seats_[static_cast<std::size_t>(seat)];
+    store(storage::PutSeat{id_, seat, st.player, st.name, st.bot});
+}
+
 // --- requests ---------------------------------------------------------------
 
 void Table::request(std::shared_ptr<Session> session, PlayerRef player, Request r) {
     net::post(strand_, [self = shared_from_this(), session = std::move(session), player = std::move(player),
                         r = std::move(r)] {
-        if (self->closed_)
-            return session->send(error_reply(r.id, request_type(r.body), "no_such_table",
-                                             "table \"" + self->id_ + "\" is closed"));
+        self->now_ = wall_now();
+        if (self->closed_) {
+            self->send(session, error_reply(r.id, request_type(r.body), "no_such_table",
+                                            "table \"" + self->id_ + "\" is closed"));
+            return self->end_step();
+        }
         std::visit(
             [&](const auto& body) {
                 using T = std::decay_t<decltype(body)>;
@@ -70,9 +213,10 @@ void Table::request(std::shared_ptr<Session> session, PlayerRef player, Request 
                 else if constexpr (std::is_same_v<T, Again>) self->on_again(session, player, r);
                 else if constexpr (std::is_same_v<T, Act>) self->on_act(session, player, r);
                 else if constexpr (std::is_same_v<T, Resume>) self->on_resume(session, player, r);
-                else session->send(error_reply(r.id, request_type(r.body), "bad_message", "not a table request"));
+                else self->send(session, error_reply(r.id, request_type(r.body), "bad_message", "not a table request"));
             },
             r.body);
+        self->end_step();
     });
 }
 
@@ -101,52 +245,55 @@ void Table::on_sit(const std::shared_ptr<Session>& s, const PlayerRef& p, const 
         // Already seated here: this connection takes the seat over.
         seats_[static_cast<std::size_t>(mine)].session = s;
         s->joined(shared_from_this());
-        s->send(ok_reply(r.id, "sit", {{"table", id_}, {"seat", mine}}));
-        send_snapshot(*s, mine);
+        send(s, ok_reply(r.id, "sit", {{"table", id_}, {"seat", mine}}));
+        send_snapshot(s, mine);
         returned(mine);
         check_grace();
         schedule();
-        return prompt_seat(*s, mine);
+        return prompt_seat(s, mine);
     }
     if (is_private_ && sit.invite != invite_)
-        return s->send(error_reply(r.id, "sit", "wrong_invite", "this table is private and the invite code is wrong",
+        return send(s, error_reply(r.id, "sit", "wrong_invite", "this table is private and the invite code is wrong",
                                    "invite"));
     int seat = -1;
     if (sit.seat) {
         seat = *sit.seat;
         if (seat >= rules_.seats)
-            return s->send(error_reply(r.id, "sit", "bad_seat",
+            return send(s, error_reply(r.id, "sit", "bad_seat",
                                        "this table has seats 0 to " + std::to_string(rules_.seats - 1), "seat"));
         const SeatState& st = seats_[static_cast<std::size_t>(seat)];
         // A bot seat may be taken over by a person during a game.
         const bool bot_in_game = st.bot && game_ && !game_->over();
         if (!st.empty() && !bot_in_game)
-            return s->send(error_reply(r.id, "sit", "seat_taken", "seat " + std::to_string(seat) + " is taken", "seat"));
+            return send(s, error_reply(r.id, "sit", "seat_taken", "seat " + std::to_string(seat) + " is taken", "seat"));
     } else {
         for (int i = 0; i < rules_.seats && seat < 0; ++i)
             if (seats_[static_cast<std::size_t>(i)].empty()) seat = i;
-        if (seat < 0) return s->send(error_reply(r.id, "sit", "table_full", "every seat at this table is taken"));
+        if (seat < 0) return send(s, error_reply(r.id, "sit", "table_full", "every seat at this table is taken"));
     }
     SeatState& st = seats_[static_cast<std::size_t>(seat)];
     st = SeatState{};
     st.player = p->id;
     st.name = p->name;
     st.session = s;
+    store_seat(seat);
     remove_spectator(*s);
     s->joined(shared_from_this());
     publish_table_event({{"type", "seat_taken"}, {"seat", seat}, {"player", seat_player(p->id, p->name)}, {"bot", false}});
-    s->send(ok_reply(r.id, "sit", {{"table", id_}, {"seat", seat}}));
-    send_snapshot(*s, seat);
+    send(s, ok_reply(r.id, "sit", {{"table", id_}, {"seat", seat}}));
+    send_snapshot(s, seat);
     summary_changed();
     check_grace();
+    schedule();
+    prompt_seat(s, seat);
 }
 
 void Table::on_leave(const std::shared_ptr<Session>& s, const PlayerRef& p, const Request& r) {
     const int seat = seat_of(p->id);
     if (seat < 0) {
-        if (!is_spectator(*s)) return s->send(error_reply(r.id, "leave", "not_at_table", "you are not at this table"));
+        if (!is_spectator(*s)) return send(s, error_reply(r.id, "leave", "not_at_table", "you are not at this table"));
         remove_spectator(*s);
-        return s->send(ok_reply(r.id, "leave", {{"table", id_}}));
+        return send(s, ok_reply(r.id, "leave", {{"table", id_}}));
     }
     SeatState& st = seats_[static_cast<std::size_t>(seat)];
     const bool playing = game_ && !game_->over();
@@ -158,7 +305,8 @@ void Table::on_leave(const std::shared_ptr<Session>& s, const PlayerRef& p, cons
         st.name = "Bot";
         publish_table_event({{"type", "seat_taken"}, {"seat", seat}, {"player", nullptr}, {"bot", true}});
     }
-    s->send(ok_reply(r.id, "leave", {{"table", id_}}));
+    store_seat(seat);
+    send(s, ok_reply(r.id, "leave", {{"table", id_}}));
     summary_changed();
     schedule();
     check_grace();
@@ -167,71 +315,76 @@ void Table::on_leave(const std::shared_ptr<Session>& s, const PlayerRef& p, cons
 void Table::on_watch(const std::shared_ptr<Session>& s, const PlayerRef& p, const Request& r) {
     const auto& w = std::get<Watch>(r.body);
     if (seat_of(p->id) >= 0)
-        return s->send(error_reply(r.id, "watch", "already_seated", "you hold a seat here: use resume or sit"));
+        return send(s, error_reply(r.id, "watch", "already_seated", "you hold a seat here: use resume or sit"));
     if (is_private_ && w.invite != invite_)
-        return s->send(error_reply(r.id, "watch", "wrong_invite", "this table is private and the invite code is wrong",
+        return send(s, error_reply(r.id, "watch", "wrong_invite", "this table is private and the invite code is wrong",
                                    "invite"));
     if (!is_spectator(*s)) {
         std::erase_if(spectators_, [](const std::weak_ptr<Session>& x) { return x.expired(); });
         if (spectators_.size() >= kMaxSpectators)
-            return s->send(error_reply(r.id, "watch", "too_many_spectators", "this table has as many spectators as it takes"));
+            return send(s, error_reply(r.id, "watch", "too_many_spectators",
+                                       "this table has as many spectators as it takes"));
         spectators_.push_back(s);
         s->joined(shared_from_this());
     }
-    s->send(ok_reply(r.id, "watch", {{"table", id_}}));
-    send_snapshot(*s, -1);
+    send(s, ok_reply(r.id, "watch", {{"table", id_}}));
+    send_snapshot(s, -1);
 }
 
 void Table::on_add_bot(const std::shared_ptr<Session>& s, const PlayerRef& p, const Request& r) {
     const auto& a = std::get<AddBot>(r.body);
     if (seat_of(p->id) < 0 && p->id != creator_)
-        return s->send(error_reply(r.id, "add_bot", "not_seated", "only a seated player or the table's creator may add a bot"));
+        return send(s, error_reply(r.id, "add_bot", "not_seated",
+                                   "only a seated player or the table's creator may add a bot"));
     int seat = -1;
     if (a.seat) {
         seat = *a.seat;
         if (seat >= rules_.seats)
-            return s->send(error_reply(r.id, "add_bot", "bad_seat",
+            return send(s, error_reply(r.id, "add_bot", "bad_seat",
                                        "this table has seats 0 to " + std::to_string(rules_.seats - 1), "seat"));
         if (!seats_[static_cast<std::size_t>(seat)].empty())
-            return s->send(error_reply(r.id, "add_bot", "seat_taken", "seat " + std::to_string(seat) + " is taken", "seat"));
+            return send(s, error_reply(r.id, "add_bot", "seat_taken", "seat " + std::to_string(seat) + " is taken", "seat"));
     } else {
         for (int i = 0; i < rules_.seats && seat < 0; ++i)
             if (seats_[static_cast<std::size_t>(i)].empty()) seat = i;
-        if (seat < 0) return s->send(error_reply(r.id, "add_bot", "table_full", "every seat at this table is taken"));
+        if (seat < 0) return send(s, error_reply(r.id, "add_bot", "table_full", "every seat at this table is taken"));
     }
     SeatState& st = seats_[static_cast<std::size_t>(seat)];
     st = SeatState{};
     st.bot = true;
     st.name = "Bot";
+    store_seat(seat);
     publish_table_event({{"type", "seat_taken"}, {"seat", seat}, {"player", nullptr}, {"bot", true}});
-    s->send(ok_reply(r.id, "add_bot", {{"table", id_}, {"seat", seat}}));
+    send(s, ok_reply(r.id, "add_bot", {{"table", id_}, {"seat", seat}}));
     summary_changed();
 }
 
 void Table::on_start(const std::shared_ptr<Session>& s, const PlayerRef& p, const Request& r) {
-    if (seat_of(p->id) < 0) return s->send(error_reply(r.id, "start", "not_seated", "only a seated player may start"));
+    if (seat_of(p->id) < 0) return send(s, error_reply(r.id, "start", "not_seated", "only a seated player may start"));
     if (game_number_ > 0)
-        return s->send(error_reply(r.id, "start", "already_started",
+        return send(s, error_reply(r.id, "start", "already_started",
                                    game_->over() ? "the game is over: ask for another with again"
                                                  : "the game has already started"));
     for (int i = 0; i < rules_.seats; ++i)
         if (seats_[static_cast<std::size_t>(i)].empty())
-            return s->send(error_reply(r.id, "start", "seats_not_full",
+            return send(s, error_reply(r.id, "start", "seats_not_full",
                                        "seat " + std::to_string(i) + " is empty: wait for a player or add a bot"));
-    s->send(ok_reply(r.id, "start", {{"table", id_}}));
+    send(s, ok_reply(r.id, "start", {{"table", id_}}));
     new_game();
 }
 
 void Table::on_again(const std::shared_ptr<Session>& s, const PlayerRef& p, const Request& r) {
     const int seat = seat_of(p->id);
-    if (seat < 0) return s->send(error_reply(r.id, "again", "not_seated", "only a seated player may ask for another game"));
+    if (seat < 0)
+        return send(s, error_reply(r.id, "again", "not_seated", "only a seated player may ask for another game"));
     if (!game_ || !game_->over())
-        return s->send(error_reply(r.id, "again", "game_not_over", "another game can be asked for once this one is over"));
+        return send(s, error_reply(r.id, "again", "game_not_over",
+                                   "another game can be asked for once this one is over"));
     for (int i = 0; i < rules_.seats; ++i)
         if (seats_[static_cast<std::size_t>(i)].empty())
-            return s->send(error_reply(r.id, "again", "seats_not_full",
+            return send(s, error_reply(r.id, "again", "seats_not_full",
                                        "seat " + std::to_string(i) + " is empty: wait for a player or add a bot"));
-    s->send(ok_reply(r.id, "again", {{"table", id_}}));
+    send(s, ok_reply(r.id, "again", {{"table", id_}}));
     SeatState& st = seats_[static_cast<std::size_t>(seat)];
     if (!st.again) {
         st.again = true;
@@ -249,21 +402,20 @@ void Table::on_act(const std::shared_ptr<Session>& s, const PlayerRef& p, const 
     const int seat = seat_of(p->id);
     if (seat < 0) {
         if (is_spectator(*s))
-            return s->send(error_reply(r.id, "act", "spectator_cannot_act", "spectators watch; they do not play"));
-        return s->send(error_reply(r.id, "act", "not_seated", "you do not hold a seat at this table"));
+            return send(s, error_reply(r.id, "act", "spectator_cannot_act", "spectators watch; they do not play"));
+        return send(s, error_reply(r.id, "act", "not_seated", "you do not hold a seat at this table"));
     }
-    if (!game_) return s->send(error_reply(r.id, "act", "no_game", "the game has not started"));
+    if (!game_) return send(s, error_reply(r.id, "act", "no_game", "the game has not started"));
     auto result = game_->apply(static_cast<Seat>(seat), act.action);
-    if (!result) return s->send(error_reply(r.id, "act", to_string(result.error().code), result.error().message));
+    if (!result) return send(s, error_reply(r.id, "act", to_string(result.error().code), result.error().message));
     // The holder is back in charge of its seat.
     SeatState& st = seats_[static_cast<std::size_t>(seat)];
     st.missed = 0;
     if (st.session.lock() != s) st.session = s;
-    actions_.emplace_back(static_cast<Seat>(seat), act.action);
     const std::vector<Event> events(result->begin(), result->end());
     returned(seat);
-    publish(events);
-    s->send(ok_reply(r.id, "act", {{"table", id_}, {"seq", seq_}}));
+    publish(events, std::pair{static_cast<Seat>(seat), act.action});
+    send(s, ok_reply(r.id, "act", {{"table", id_}, {"seq", seq_}}));
     schedule();
     prompt();
 }
@@ -273,7 +425,7 @@ void Table::on_resume(const std::shared_ptr<Session>& s, const PlayerRef& p, con
     const int seat = seat_of(p->id);
     if (seat < 0) {
         if (is_private_ && !is_spectator(*s))
-            return s->send(error_reply(r.id, "resume", "not_seated", "you hold no seat at this private table"));
+            return send(s, error_reply(r.id, "resume", "not_seated", "you hold no seat at this private table"));
         if (!is_spectator(*s)) {
             spectators_.push_back(s);
             s->joined(shared_from_this());
@@ -282,25 +434,26 @@ void Table::on_resume(const std::shared_ptr<Session>& s, const PlayerRef& p, con
         seats_[static_cast<std::size_t>(seat)].session = s;
         s->joined(shared_from_this());
     }
-    const bool can_replay = res.seq <= seq_ && (res.seq == seq_ || (!history_.empty() && history_.front().seq <= res.seq + 1));
+    const bool can_replay =
+        res.seq <= seq_ && (res.seq == seq_ || (!history_.empty() && history_.front().seq <= res.seq + 1));
     json you = seat < 0 ? json(nullptr) : json(seat);
     if (can_replay) {
-        s->send(ok_reply(r.id, "resume", {{"table", id_}, {"seat", you}, {"mode", "events"}, {"from", res.seq + 1}}));
+        send(s, ok_reply(r.id, "resume", {{"table", id_}, {"seat", you}, {"mode", "events"}, {"from", res.seq + 1}}));
         for (const Entry& e : history_) {
             if (e.seq <= res.seq) continue;
-            s->send(e.per_seat.empty() || seat < 0 ? e.everyone : e.per_seat[static_cast<std::size_t>(seat)]);
+            send(s, e.per_seat.empty() || seat < 0 ? e.everyone : e.per_seat[static_cast<std::size_t>(seat)]);
         }
     } else {
-        s->send(ok_reply(r.id, "resume", {{"table", id_}, {"seat", you}, {"mode", "snapshot"}}));
-        send_snapshot(*s, seat);
+        send(s, ok_reply(r.id, "resume", {{"table", id_}, {"seat", you}, {"mode", "snapshot"}}));
+        send_snapshot(s, seat);
     }
     if (seat >= 0) returned(seat);
     check_grace();
     schedule();
-    if (seat >= 0) prompt_seat(*s, seat);
+    if (seat >= 0) prompt_seat(s, seat);
 }
 
-void Table::send_snapshot(Session& s, int seat) {
+void Table::send_snapshot(const std::shared_ptr<Session>& s, int seat) {
     json j = {{"type", "snapshot"}, {"table", id_}, {"seq", seq_}, {"you", seat < 0 ? json(nullptr) : json(seat)},
               {"info", summary().to_json()}, {"game", game_number_}};
     j["view"] = game_ ? seat_view_json(*game_, seat < 0 ? kSpectator : static_cast<Viewer>(seat)) : json(nullptr);
@@ -312,19 +465,29 @@ void Table::send_snapshot(Session& s, int seat) {
         const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(clock_deadline_ - Clock::now()).count();
         j["clock_ms_left"] = std::max<long long>(0, left);
     }
-    s.send(j.dump());
+    send(s, j.dump());
 }
 
 // --- the game ---------------------------------------------------------------
 
 void Table::new_game() {
-    auto created = Game::create(rules_, random_seed());
+    const std::uint64_t seed = random_seed();
+    auto created = Game::create(rules_, seed);
     if (!created) throw std::logic_error("a validated ruleset was refused: " + created.error().message);
     game_.emplace(std::move(*created));
     ++game_number_;
     actions_.clear();
     hand_scored_sides_ = 0;
-    for (auto& st : seats_) st.again = false;
+    json players = json::array();
+    for (int i = 0; i < rules_.seats; ++i) {
+        SeatState& st = seats_[static_cast<std::size_t>(i)];
+        st.again = false;
+        if (st.bot)
+            players.push_back({{"bot", true}, {"name", st.name}});
+        else
+            players.push_back({{"player", st.player}, {"name", st.name}});
+    }
+    store(storage::StartGame{id_, game_number_, seed, to_json(rules_).dump(), players.dump(), now_});
     publish_table_event({{"type", "game_started"}, {"game", game_number_}, {"ruleset", to_json(rules_)}});
     const auto first = game_->start();
     const std::vector<Event> events(first.begin(), first.end());
@@ -335,7 +498,7 @@ void Table::new_game() {
             if (!ec) self->on_clock(g);
         });
     }
-    publish(events);
+    publish(events, std::nullopt);
     summary_changed();
     schedule();
     prompt();
@@ -344,18 +507,24 @@ void Table::new_game() {
 void Table::apply(Seat seat, const Action& action) {
     auto result = game_->apply(seat, action);
     if (!result) throw std::logic_error("the server's own move was refused: " + result.error().message);
-    actions_.emplace_back(seat, action);
     const std::vector<Event> events(result->begin(), result->end());
-    publish(events);
+    publish(events, std::pair{seat, action});
 }
 
-void Table::publish(std::span<const Event> events) {
+void Table::publish(std::span<const Event> events, std::optional<std::pair<Seat, Action>> cause) {
+    if (cause) {
+        store(storage::AppendAction{id_, game_number_, static_cast<int>(actions_.size()), cause->first,
+                                    to_json(cause->second).dump(), seq_ + 1, now_});
+        actions_.push_back(*cause);
+    }
     for (const Event& e : events) {
         if (std::holds_alternative<HandStarted>(e)) history_.clear();  // a returning client older than this gets a snapshot
         Entry entry{++seq_, nullptr, {}};
         const json everyone = to_json(e, kSpectator);
-        entry.everyone = share(event_frame(id_, entry.seq, everyone));
-        if (is_secret(e)) {
+        const std::string body = everyone.dump();
+        entry.everyone = share(envelope(id_, entry.seq, body));
+        const bool secret = is_secret(e);
+        if (secret) {
             entry.per_seat.resize(static_cast<std::size_t>(rules_.seats));
             for (int s = 0; s < rules_.seats; ++s) {
                 json mine = to_json(e, static_cast<Viewer>(s));
@@ -363,6 +532,8 @@ void Table::publish(std::span<const Event> events) {
                     mine == everyone ? entry.everyone : share(event_frame(id_, entry.seq, mine));
             }
         }
+        // The store keeps everything, secret cards included; only the archive of a finished game shows them.
+        store(storage::AppendEvent{id_, entry.seq, game_number_, event_name(e), secret ? to_json(e).dump() : body, now_});
         if (const auto* scored = std::get_if<HandScored>(&e)) {
             hand_scored_sides_ = 0;
             for (const auto& side : scored->sides) {
@@ -372,12 +543,14 @@ void Table::publish(std::span<const Event> events) {
         }
         deliver(entry);
         remember(std::move(entry));
-        if (const auto* over = std::get_if<GameOver>(&e)) on_game_over(*over);
+        if (const auto* over = std::get_if<GameOver>(&e)) on_game_over(*over, body);
     }
 }
 
 void Table::publish_table_event(json event) {
-    Entry entry{++seq_, share(event_frame(id_, seq_, event)), {}};
+    const std::string body = event.dump();
+    Entry entry{++seq_, share(envelope(id_, seq_, body)), {}};
+    store(storage::AppendEvent{id_, entry.seq, game_number_, event["type"].get<std::string>(), body, now_});
     deliver(entry);
     remember(std::move(entry));
 }
@@ -385,10 +558,10 @@ void Table::publish_table_event(json event) {
 void Table::deliver(const Entry& e) {
     for (int s = 0; s < rules_.seats; ++s) {
         const auto i = static_cast<std::size_t>(s);
-        if (auto session = seats_[i].session.lock()) session->send(e.per_seat.empty() ? e.everyone : e.per_seat[i]);
+        if (auto session = seats_[i].session.lock()) send(session, e.per_seat.empty() ? e.everyone : e.per_seat[i]);
     }
     for (const auto& w : spectators_)
-        if (auto session = w.lock()) session->send(e.everyone);
+        if (auto session = w.lock()) send(session, e.everyone);
 }
 
 void Table::prompt() {
@@ -396,11 +569,11 @@ void Table::prompt() {
     const std::uint16_t waiting = game_->waiting_for();
     for (int s = 0; s < rules_.seats; ++s) {
         if (!((waiting >> s) & 1)) continue;
-        if (auto session = seats_[static_cast<std::size_t>(s)].session.lock()) prompt_seat(*session, s);
+        if (auto session = seats_[static_cast<std::size_t>(s)].session.lock()) prompt_seat(session, s);
     }
 }
 
-void Table::prompt_seat(Session& session, int seat) {
+void Table::prompt_seat(const std::shared_ptr<Session>& session, int seat) {
     if (!game_ || game_->over() || !((game_->waiting_for() >> seat) & 1)) return;
     json j = {{"type", "your_turn"},
               {"table", id_},
@@ -413,7 +586,7 @@ void Table::prompt_seat(Session& session, int seat) {
     } else {
         j["ms_left"] = nullptr;
     }
-    session.send(j.dump());
+    send(session, j.dump());
 }
 
 void Table::remember(Entry e) {
@@ -421,9 +594,10 @@ void Table::remember(Entry e) {
     while (history_.size() > hub_.config.history_events) history_.pop_front();
 }
 
-void Table::on_game_over(const GameOver& over) {
+void Table::on_game_over(const GameOver& over, const std::string& over_json) {
     ++clock_generation_;
     clock_timer_.cancel();
+    json result = {{"game_over", json::parse(over_json)}};
     if (rules_.preset == Preset::worldwinner_spades && over.side_count == 2) {
         // Seed 004's tournament standings, with the whole seconds left on the clock.
         int seconds_left = 0;
@@ -444,9 +618,11 @@ void Table::on_game_over(const GameOver& over) {
                              {"base", st.base}, {"overpoints", st.overpoints}, {"victory", st.victory},
                              {"time_bonus", st.time_bonus}, {"total", st.total()}});
         }
-        publish_table_event({{"type", "standings"}, {"sides", sides}});
+        json standings = {{"type", "standings"}, {"sides", sides}};
+        result["standings"] = standings;
+        publish_table_event(std::move(standings));
     }
-    // The archive (storage) takes the finished game from here.
+    store(storage::FinishGame{id_, game_number_, result.dump(), now_});
     summary_changed();
 }
 
@@ -497,6 +673,7 @@ void Table::schedule() {
 
 void Table::on_turn_timeout(std::uint64_t generation) {
     if (generation != turn_generation_ || closed_ || !game_ || game_->over()) return;
+    now_ = wall_now();
     const std::uint16_t late = static_cast<std::uint16_t>(game_->waiting_for() & turn_mask_);
     turn_mask_ = 0;
     for (int s = 0; s < rules_.seats; ++s) {
@@ -512,12 +689,14 @@ void Table::on_turn_timeout(std::uint64_t generation) {
     }
     schedule();
     prompt();
+    end_step();
 }
 
 void Table::on_bot_turn(std::uint64_t generation) {
     if (generation != bot_generation_) return;
     bot_armed_ = false;
     if (closed_ || !game_ || game_->over()) return;
+    now_ = wall_now();
     const std::uint16_t waiting = game_->waiting_for();
     for (int s = 0; s < rules_.seats; ++s) {
         const SeatState& st = seats_[static_cast<std::size_t>(s)];
@@ -528,13 +707,16 @@ void Table::on_bot_turn(std::uint64_t generation) {
     }
     schedule();
     prompt();
+    end_step();
 }
 
 void Table::on_clock(std::uint64_t generation) {
     if (generation != clock_generation_ || closed_ || !game_ || game_->over()) return;
+    now_ = wall_now();
     apply(kTableSeat, Action::clock_expired());
     schedule();
     prompt();
+    end_step();
 }
 
 void Table::returned(int seat) {
@@ -585,7 +767,9 @@ void Table::on_grace(std::uint64_t generation) {
 void Table::close(std::string reason) {
     net::dispatch(strand_, [self = shared_from_this(), reason = std::move(reason)] {
         if (self->closed_) return;
+        self->now_ = wall_now();
         self->publish_table_event({{"type", "table_closed"}, {"reason", reason}});
+        self->store(storage::CloseTable{self->id_, reason, self->now_});
         self->closed_ = true;
         self->schedule();
         ++self->clock_generation_;
@@ -594,6 +778,7 @@ void Table::close(std::string reason) {
         self->grace_timer_.cancel();
         self->spectators_.clear();
         for (auto& st : self->seats_) st.session.reset();
+        self->end_step();
         self->hub_.lobby.table_closed(self->id_, self->creator_);
     });
 }

@@ -11,6 +11,11 @@
 // current hand began are kept so that a returning client gets exactly what it
 // missed; from further back it gets a snapshot of its view.
 //
+// Nothing leaves the table before it is stored: every handler builds one
+// Step (the frames to send, and the writes that make them durable); the step
+// goes to the store, and its frames are sent once the store has committed it,
+// steps always in order. Without a store, steps go out at once.
+//
 // Timers: each seat on turn has the table's turn time limit; when it runs out
 // the server plays a random legal move for it and says so (turn_timed_out);
 // after absent_after_missed_turns in a row the seat is marked absent and
@@ -24,6 +29,7 @@
 #include <optional>
 #include <string>
 #include <vector>
+#include <functional>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/strand.hpp>
 #include <nlohmann/json.hpp>
@@ -34,13 +40,20 @@
 #include "server/player.hpp"
 #include "server/session.hpp"
 #include "server/table_summary.hpp"
+#include "storage/records.hpp"
 
 namespace sparts::server {
 
 class Table : public std::enable_shared_from_this<Table> {
 public:
-    Table(Hub& hub, std::string id, Ruleset rules, bool is_private, std::string invite, int turn_seconds,
-          std::string creator);
+    Table(Hub& hub, std::string id, std::int64_t number, Ruleset rules, bool is_private, std::string invite,
+          int turn_seconds, std::string creator);
+    // A table that was open when the server stopped, rebuilt by replaying its
+    // game's actions through the engine; or why it cannot be.
+    static Outcome<std::shared_ptr<Table>, std::string> recover(Hub& hub, const storage::OpenTableState& stored);
+
+    // The first step of a new table: its row in the store. `done` runs once it is committed.
+    storage::OpenTable record() const;
 
     const std::string& id() const { return id_; }
     const TableSummary& initial_summary() const { return initial_summary_; }
@@ -70,7 +83,21 @@ private:
         Frame everyone;
         std::vector<Frame> per_seat;
     };
-    using Reply = std::function<void(std::string)>;
+    // What one handler sends, and what must be stored before it is sent.
+    struct Step {
+        std::uint64_t id = 0;
+        std::vector<std::pair<std::shared_ptr<Session>, Frame>> sends;
+        storage::Batch batch;
+        bool ready = false;
+    };
+
+    void send(const std::shared_ptr<Session>& s, std::string text);
+    void send(const std::shared_ptr<Session>& s, Frame frame);
+    void store(storage::Write w);
+    void end_step();
+    void step_committed(std::uint64_t id);
+    void drain();
+    void store_seat(int seat);
 
     void on_sit(const std::shared_ptr<Session>& s, const PlayerRef& p, const Request& r);
     void on_leave(const std::shared_ptr<Session>& s, const PlayerRef& p, const Request& r);
@@ -84,17 +111,17 @@ private:
     int seat_of(const std::string& player) const;
     bool is_spectator(const Session& s) const;
     void remove_spectator(const Session& s);
-    void send_snapshot(Session& s, int seat);
+    void send_snapshot(const std::shared_ptr<Session>& s, int seat);
     void new_game();
     void apply(Seat seat, const Action& action);
-    void publish(std::span<const Event> events);
+    void publish(std::span<const Event> events, std::optional<std::pair<Seat, Action>> cause);
     void publish_table_event(nlohmann::json event);
     void deliver(const Entry& e);
     // Tells each seat that may act now what it may do (your_turn).
     void prompt();
-    void prompt_seat(Session& s, int seat);
+    void prompt_seat(const std::shared_ptr<Session>& s, int seat);
     void remember(Entry e);
-    void on_game_over(const GameOver& over);
+    void on_game_over(const GameOver& over, const std::string& over_json);
     void schedule();
     void on_turn_timeout(std::uint64_t generation);
     void on_bot_turn(std::uint64_t generation);
@@ -109,6 +136,7 @@ private:
     Hub& hub_;
     boost::asio::strand<boost::asio::io_context::executor_type> strand_;
     const std::string id_;
+    const std::int64_t number_;
     const Ruleset rules_;
     const bool is_private_;
     const std::string invite_;
@@ -120,13 +148,17 @@ private:
     std::vector<std::weak_ptr<Session>> spectators_;
     std::optional<Game> game_;
     int game_number_ = 0;
-    std::vector<std::pair<Seat, Action>> actions_;  // this game's, in order: the record to be stored
+    std::vector<std::pair<Seat, Action>> actions_;  // this game's, in order
     Rng rng_;
     std::uint64_t seq_ = 0;
     std::deque<Entry> history_;
     int hand_scored_sides_ = 0;
     std::array<std::uint16_t, kMaxSeats> side_seats_{};
     bool closed_ = false;
+    Step step_;
+    std::deque<Step> steps_;  // waiting for their commit, in order
+    std::uint64_t next_step_ = 1;
+    storage::Millis now_ = 0;  // the current step's time
 
     boost::asio::steady_timer turn_timer_;
     boost::asio::steady_timer bot_timer_;

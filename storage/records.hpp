@@ -120,8 +120,10 @@ struct OpenTableState {
     int game = 0;                          // the latest game; 0: none started
     std::uint64_t seed = 0;
     bool game_finished = false;
+    Millis game_started = 0;
     std::vector<StoredAction> actions;     // of the latest game, in order
     std::uint64_t last_seq = 0;
+    Millis last_event_at = 0;              // when the table last did anything
 };
 
 struct ArchiveQuery {

@@ -319,10 +319,10 @@ std::vector<OpenTableState> SqliteStore::open_tables() {
                              "SELECT id, number, ruleset, preset, seats, private, invite, turn_seconds, creator, created_ms "
                              "FROM tables WHERE closed_ms IS NULL ORDER BY number");
     SQLite::Statement seats(db, "SELECT seat, player, name, bot FROM seats WHERE table_id = ?");
-    SQLite::Statement game(db, "SELECT game, seed, finished_ms IS NOT NULL FROM games WHERE table_id = ? "
+    SQLite::Statement game(db, "SELECT game, seed, finished_ms IS NOT NULL, started_ms FROM games WHERE table_id = ? "
                                "ORDER BY game DESC LIMIT 1");
     SQLite::Statement actions(db, "SELECT seat, action, seq FROM actions WHERE table_id = ? AND game = ? ORDER BY idx");
-    SQLite::Statement last_seq(db, "SELECT COALESCE(MAX(seq), 0) FROM events WHERE table_id = ?");
+    SQLite::Statement last_seq(db, "SELECT seq, at_ms FROM events WHERE table_id = ? ORDER BY seq DESC LIMIT 1");
     while (tables.executeStep()) {
         OpenTableState t;
         t.table.id = tables.getColumn(0).getString();
@@ -349,6 +349,7 @@ std::vector<OpenTableState> SqliteStore::open_tables() {
             t.game = game.getColumn(0).getInt();
             t.seed = static_cast<std::uint64_t>(game.getColumn(1).getInt64());
             t.game_finished = game.getColumn(2).getInt() != 0;
+            t.game_started = game.getColumn(3).getInt64();
         }
         game.reset();
         if (t.game > 0) {
@@ -360,7 +361,10 @@ std::vector<OpenTableState> SqliteStore::open_tables() {
             actions.reset();
         }
         last_seq.bind(1, t.table.id);
-        if (last_seq.executeStep()) t.last_seq = static_cast<std::uint64_t>(last_seq.getColumn(0).getInt64());
+        if (last_seq.executeStep()) {
+            t.last_seq = static_cast<std::uint64_t>(last_seq.getColumn(0).getInt64());
+            t.last_event_at = last_seq.getColumn(1).getInt64();
+        }
         last_seq.reset();
         out.push_back(std::move(t));
     }
