@@ -3,6 +3,7 @@
 #include <boost/asio/dispatch.hpp>
 #include <boost/beast/websocket.hpp>
 #include <spdlog/spdlog.h>
+#include "server/archive_api.hpp"
 #include "server/session.hpp"
 
 namespace sparts::server {
@@ -63,6 +64,12 @@ void HttpSession::on_read(beast::error_code ec, std::size_t) {
     if (req.method() != http::verb::get && req.method() != http::verb::head) {
         res.result(http::status::method_not_allowed);
         res.body() = "only GET\n";
+    } else if (req.target().substr(0, 5) == "/api/") {
+        const ApiResponse api = archive_api(req.target(), hub_.store);
+        res.result(api.status);
+        res.set(http::field::content_type, "application/json");
+        if (!api.content_disposition.empty()) res.set(http::field::content_disposition, api.content_disposition);
+        res.body() = api.body;
     } else if (req.target() == "/healthz") {
         res.result(http::status::ok);
         res.body() = "ok\n";
