@@ -13,7 +13,7 @@ namespace {
 
 constexpr const char* kTypes =
     "one of \"hello\", \"list_tables\", \"create_table\", \"sit\", \"leave\", \"watch\", \"add_bot\", "
-    "\"start\", \"again\", \"act\", \"resume\", \"ping\"";
+    "\"start\", \"again\", \"act\", \"resume\", \"ping\", \"replay\", \"replay_control\"";
 constexpr const char* kTableExpected = "a table id like \"t1\"";
 constexpr std::size_t kMaxTableIdLength = 32;
 constexpr std::size_t kMaxInviteLength = 32;
@@ -165,6 +165,69 @@ Body resume_from(const json& j) {
     return RequestBody{Resume{std::move(*table), static_cast<std::uint64_t>(*seq)}};
 }
 
+Parsed<double> speed_of(const json& v) {
+    constexpr const char* kSpeed = "a speed in events a second, from 0 (paused) to 1000";
+    if (!v.is_number()) return expected("speed", kSpeed, v);
+    const double d = v.get<double>();
+    if (!(d >= 0 && d <= 1000)) return expected("speed", kSpeed, v);
+    return d;
+}
+
+Body replay_from(const json& j) {
+    if (auto e = refuse_unknown_members(j, "a replay request", {"type", "id", "table", "game", "speed"})) return *e;
+    auto table = table_of(j);
+    if (!table) return table.error();
+    ReplayOpen r;
+    r.table = *table;
+    const json* g = member(j, "game");
+    if (!g) return missing("game", "the game's number at its table, from 1");
+    auto game = whole_number(*g, 1, 1000000, "the game's number at its table, from 1");
+    if (!game) return inside("game", game.error());
+    r.game = static_cast<int>(*game);
+    if (const json* s = member(j, "speed")) {
+        auto speed = speed_of(*s);
+        if (!speed) return speed.error();
+        r.speed = *speed;
+    }
+    return RequestBody{std::move(r)};
+}
+
+Body replay_control_from(const json& j) {
+    if (auto e = refuse_unknown_members(j, "a replay_control request",
+                                        {"type", "id", "action", "speed", "position", "hand", "trick"}))
+        return *e;
+    constexpr const char* kActions = "one of \"pause\", \"play\", \"step\", \"seek\"";
+    const json* a = member(j, "action");
+    if (!a) return missing("action", kActions);
+    ReplayControl c;
+    const std::string name = a->is_string() ? a->get<std::string>() : std::string();
+    if (name == "pause") c.kind = ReplayControl::Kind::pause;
+    else if (name == "play") c.kind = ReplayControl::Kind::play;
+    else if (name == "step") c.kind = ReplayControl::Kind::step;
+    else if (name == "seek") c.kind = ReplayControl::Kind::seek;
+    else return expected("action", kActions, *a);
+    if (const json* s = member(j, "speed")) {
+        auto speed = speed_of(*s);
+        if (!speed) return speed.error();
+        c.speed = *speed;
+    }
+    auto index = [&](const char* key, std::optional<int>& out, std::int64_t lo, const char* what) -> std::optional<ParseError> {
+        const json* v = member(j, key);
+        if (!v) return std::nullopt;
+        auto n = whole_number(*v, lo, 1000000, what);
+        if (!n) return inside(key, n.error());
+        out = static_cast<int>(*n);
+        return std::nullopt;
+    };
+    if (auto e = index("position", c.position, 0, "an event index, from 0")) return *e;
+    if (auto e = index("hand", c.hand, 1, "a hand number, from 1")) return *e;
+    if (auto e = index("trick", c.trick, 1, "a trick number, from 1")) return *e;
+    if (c.kind == ReplayControl::Kind::seek && !c.position && !c.hand)
+        return missing("position", "seek needs a position, or a hand (and a trick)");
+    if (c.trick && !c.hand) return missing("hand", "a trick is counted within a hand: give the hand too");
+    return RequestBody{c};
+}
+
 Body ping_from(const json& j) {
     if (auto e = refuse_unknown_members(j, "a ping", {"type", "id"})) return *e;
     return RequestBody{Ping{}};
@@ -242,6 +305,8 @@ Outcome<Request, RequestError> parse_request(std::string_view text) {
     if (t == "act") return done(act_from(j));
     if (t == "resume") return done(resume_from(j));
     if (t == "ping") return done(ping_from(j));
+    if (t == "replay") return done(replay_from(j));
+    if (t == "replay_control") return done(replay_control_from(j));
     return RequestError{"unknown_type", expected("type", kTypes, *type), id, {}};
 }
 
@@ -259,6 +324,8 @@ const char* request_type(const RequestBody& body) {
         const char* operator()(const Act&) const { return "act"; }
         const char* operator()(const Resume&) const { return "resume"; }
         const char* operator()(const Ping&) const { return "ping"; }
+        const char* operator()(const ReplayOpen&) const { return "replay"; }
+        const char* operator()(const ReplayControl&) const { return "replay_control"; }
     };
     return std::visit(Name{}, body);
 }

@@ -67,9 +67,22 @@ struct Resume {
     std::uint64_t seq = 0;  // the last seq the client has seen; 0: none
 };
 struct Ping {};
+// Archived games, replayed over the connection (server/replay.hpp).
+struct ReplayOpen {
+    std::string table;
+    int game = 1;
+    double speed = 2.0;  // events a second; 0: paused
+};
+struct ReplayControl {
+    enum class Kind { pause, play, step, seek } kind = Kind::pause;
+    std::optional<double> speed;     // play: a new speed
+    std::optional<int> position;     // seek: an event index
+    std::optional<int> hand;         // seek: the start of a hand (1-based)
+    std::optional<int> trick;        // seek: with hand, the start of a trick (1-based)
+};
 
 using RequestBody = std::variant<Hello, ListTables, CreateTable, Sit, Leave, Watch, AddBot, Start,
-                                 Again, Act, Resume, Ping>;
+                                 Again, Act, Resume, Ping, ReplayOpen, ReplayControl>;
 
 struct Request {
     RequestId id;

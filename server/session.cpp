@@ -4,6 +4,8 @@
 #include <spdlog/spdlog.h>
 #include "protocol/reply.hpp"
 #include "server/lobby.hpp"
+#include "server/replay.hpp"
+#include "storage/store.hpp"
 #include "server/table.hpp"
 #include "server/table_registry.hpp"
 
@@ -34,6 +36,7 @@ Session::Session(net::ip::tcp::socket&& socket, Hub& hub, std::string address, b
       kill_timer_(ws_.get_executor()) {}
 
 Session::~Session() {
+    if (replay_) replay_->stop();
     if (admitted_) hub_.connections.release(address_);
     hub_.sessions.remove(serial_);
     // Tables see their weak references expire; tell them to look again (an
@@ -145,6 +148,10 @@ void Session::dispatch(Request r) {
                 hub_.lobby.list_tables(shared_from_this(), std::move(r));
             } else if constexpr (std::is_same_v<T, CreateTable>) {
                 hub_.lobby.create_table(shared_from_this(), player_, std::move(r));
+            } else if constexpr (std::is_same_v<T, ReplayOpen>) {
+                open_replay(r);
+            } else if constexpr (std::is_same_v<T, ReplayControl>) {
+                control_replay(r);
             } else {
                 const std::string id = body.table;
                 auto table = find_table(id);
@@ -155,6 +162,37 @@ void Session::dispatch(Request r) {
             }
         },
         r.body);
+}
+
+void Session::open_replay(const Request& r) {
+    const auto& o = std::get<ReplayOpen>(r.body);
+    if (!hub_.store) return send(error_reply(r.id, "replay", "no_archive", "this server keeps no archive"));
+    // A read on this connection's strand: archive reads use their own database connection.
+    auto game = hub_.store->load_game(o.table, o.game);
+    if (!game)
+        return send(error_reply(r.id, "replay", "no_such_game",
+                                "no finished game " + std::to_string(o.game) + " at table " + o.table));
+    auto replay = Replay::open(std::move(*game), ws_.get_executor(), weak_from_this());
+    if (!replay) return send(error_reply(r.id, "replay", "broken_record", replay.error()));
+    if (replay_) replay_->stop();
+    replay_ = std::move(*replay);
+    send(ok_reply(r.id, "replay", replay_->outline()));
+    replay_->play(o.speed);
+}
+
+void Session::control_replay(const Request& r) {
+    const auto& c = std::get<ReplayControl>(r.body);
+    if (!replay_) return send(error_reply(r.id, "replay_control", "no_replay", "open a replay first"));
+    switch (c.kind) {
+        case ReplayControl::Kind::pause: replay_->pause(); break;
+        case ReplayControl::Kind::step: replay_->step(); break;
+        case ReplayControl::Kind::play: replay_->play(c.speed.value_or(2.0)); break;
+        case ReplayControl::Kind::seek:
+            if (std::string problem = replay_->seek(c.position, c.hand, c.trick); !problem.empty())
+                return send(error_reply(r.id, "replay_control", "bad_position", problem));
+            break;
+    }
+    send(ok_reply(r.id, "replay_control"));
 }
 
 std::shared_ptr<Table> Session::find_table(const std::string& id) {

@@ -24,6 +24,7 @@
 namespace sparts::server {
 
 class Table;
+class Replay;
 using Frame = std::shared_ptr<const std::string>;
 
 // WebSocket close codes this server uses (4000-4999 are for applications).
@@ -67,6 +68,8 @@ private:
     void on_close(CloseCode code, std::string reason);
     void do_close();
     std::shared_ptr<Table> find_table(const std::string& id);
+    void open_replay(const Request& r);
+    void control_replay(const Request& r);
 
     boost::beast::websocket::stream<boost::beast::tcp_stream> ws_;
     boost::beast::flat_buffer buffer_;
@@ -82,6 +85,7 @@ private:
     PlayerRef player_;
     bool hello_pending_ = false;
     std::vector<std::weak_ptr<Table>> joined_;
+    std::shared_ptr<Replay> replay_;
 
     std::deque<Frame> queue_;
     std::size_t queued_bytes_ = 0;
