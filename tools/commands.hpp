@@ -12,5 +12,6 @@ int replay_command(std::span<const std::string> args);
 int record_command(std::span<const std::string> args);
 int play_command(std::span<const std::string> args);
 int rules_command(std::span<const std::string> args);
+int verify_command(std::span<const std::string> args);
 
 }  // namespace sparts::cli

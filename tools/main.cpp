@@ -19,6 +19,7 @@ constexpr const char* kUsage =
     "  record    play one random game and write its game record\n"
     "  replay    replay a game record and print its events as JSON\n"
     "  rules     print the table of rule options and their defaults\n"
+    "  verify    replay an archived game record and check its recorded scores\n"
     "\n"
     "'sparts <command> --help' describes each command.\n"
     "Exit codes: 0 done, 1 bad arguments or files, 2 a broken game record.\n";
@@ -40,6 +41,7 @@ int main(int argc, char** argv) {
         if (command == "record") return record_command(rest);
         if (command == "play") return play_command(rest);
         if (command == "rules") return rules_command(rest);
+        if (command == "verify") return verify_command(rest);
     } catch (const std::exception& e) {
         // Only a broken invariant gets here; bad input is reported as a value.
         std::cerr << "sparts " << command << ": internal error: " << e.what() << "\n";

@@ -1,0 +1,74 @@
+// `sparts verify`: an archived game record played again through the engine,
+// its final scores compared with the ones it records.
+#include <iostream>
+
+#include "protocol/game_record.hpp"
+#include "protocol/replay.hpp"
+#include "tools/command_line.hpp"
+#include "tools/commands.hpp"
+
+namespace sparts::cli {
+
+namespace {
+
+constexpr const char* kHelp =
+    "usage: sparts verify FILE\n"
+    "\n"
+    "Replays the game record FILE ('-' for standard input), such as one downloaded from\n"
+    "a server's /api/games/{table}/{game}/record, through the engine and checks that it\n"
+    "ends with the result it records. Prints one line: what was verified, or the first\n"
+    "fault. Exit codes: 0 verified, 1 bad arguments or files, 2 the record does not hold\n"
+    "(it does not parse, an action is refused, it records no result, or the scores differ).\n";
+
+std::string scores_text(const std::vector<std::int32_t>& scores) {
+    std::string s;
+    for (std::size_t i = 0; i < scores.size(); ++i) s += (i ? "/" : "") + std::to_string(scores[i]);
+    return s;
+}
+
+}  // namespace
+
+int verify_command(std::span<const std::string> argv) {
+    Arguments args(argv);
+    std::optional<std::string> file;
+    std::string error;
+    while (!args.done() && error.empty()) {
+        if (args.flag("--help")) {
+            std::cout << kHelp;
+            return kExitOk;
+        }
+        if (!file && (file = args.positional())) continue;
+        error = args.unexpected();
+    }
+    if (error.empty() && !file) error = "which record? give a FILE, or - for standard input";
+    if (!error.empty()) {
+        std::cerr << "sparts verify: " << error << "\n(see sparts verify --help)\n";
+        return kExitUsage;
+    }
+    const auto text = read_input(*file, error);
+    if (!text) {
+        std::cerr << "sparts verify: " << error << "\n";
+        return kExitUsage;
+    }
+    const auto record = parse_game_record(*text);
+    if (!record) {
+        std::cout << *file << ": not a valid game record: " << record.error().message() << "\n";
+        return kExitBadRecord;
+    }
+    if (!record->result) {
+        std::cout << *file << ": records no result to check (an unfinished game?)\n";
+        return kExitBadRecord;
+    }
+    // replay() refuses a record whose replay ends otherwise than its result says.
+    const auto replayed = replay(*record);
+    if (!replayed) {
+        std::cout << *file << ": " << replayed.error().message << "\n";
+        return kExitBadRecord;
+    }
+    std::cout << *file << ": verified: " << to_string(record->rules.preset) << ", " << record->actions.size()
+              << " actions, " << static_cast<int>(replayed->game_over->hands_played) << " hands, scores "
+              << scores_text(record->result->scores) << " as recorded\n";
+    return kExitOk;
+}
+
+}  // namespace sparts::cli
