@@ -18,7 +18,7 @@ using test::run_sparts;
 TEST_CASE("sparts --help lists every command, and each command has its own help") {
     const auto top = run_sparts("--help");
     CHECK(top.exit_code == 0);
-    for (const char* command : {"play", "simulate", "record", "replay", "rules"}) {
+    for (const char* command : {"play", "simulate", "record", "replay", "rules", "verify"}) {
         INFO(std::string(command));
         CHECK(top.out.find(std::string("  ") + command + " ") != std::string::npos);
         const auto help = run_sparts(std::string(command) + " --help");
@@ -134,6 +134,26 @@ TEST_CASE("sparts replay of a broken record exits 2, names the first bad action 
     const auto missing = run_sparts("replay " + test::quoted((dir / "nothing.json").string()));
     CHECK(missing.exit_code == 1);
     CHECK(missing.err.find("cannot open") != std::string::npos);
+}
+
+TEST_CASE("sparts verify accepts a record whose replay ends as it says, and refuses one whose scores were changed") {
+    const auto run = run_sparts("record --preset worldwinner-spades --seed 12");
+    REQUIRE(run.exit_code == 0);
+    const auto good = run_sparts("verify -", run.out);
+    CHECK(good.exit_code == 0);
+    CHECK(good.out.find("verified: worldwinner-spades") != std::string::npos);
+
+    json record = json::parse(run.out);
+    REQUIRE(record.contains("result"));
+    record["result"]["scores"][0] = record["result"]["scores"][0].get<int>() + 1;
+    const auto tampered = run_sparts("verify -", record.dump());
+    CHECK(tampered.exit_code == 2);
+    CHECK(tampered.out.find("differs from the replay's") != std::string::npos);
+
+    record.erase("result");
+    const auto unfinished = run_sparts("verify -", record.dump());
+    CHECK(unfinished.exit_code == 2);
+    CHECK(unfinished.out.find("records no result") != std::string::npos);
 }
 
 TEST_CASE("sparts play takes commands from standard input and ends cleanly at its end") {
