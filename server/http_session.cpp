@@ -5,6 +5,7 @@
 #include <spdlog/spdlog.h>
 #include "server/archive_api.hpp"
 #include "server/session.hpp"
+#include "server/table_registry.hpp"
 
 namespace sparts::server {
 
@@ -73,6 +74,16 @@ void HttpSession::on_read(beast::error_code ec, std::size_t) {
     } else if (req.target() == "/healthz") {
         res.result(http::status::ok);
         res.body() = "ok\n";
+    } else if (req.target() == "/readyz") {
+        // Ready: accepting connections and, unless told to keep nothing, with its database open.
+        const bool ready = !hub_.stopping && (hub_.store || hub_.config.database == "none");
+        res.result(ready ? http::status::ok : http::status::service_unavailable);
+        res.body() = ready ? "ready\n" : "not ready\n";
+    } else if (req.target() == "/metrics") {
+        res.result(http::status::ok);
+        res.set(http::field::content_type, "text/plain; version=0.0.4");
+        res.body() = hub_.metrics.render(static_cast<std::int64_t>(hub_.sessions.size()),
+                                         static_cast<std::int64_t>(hub_.tables.size()));
     } else if (req.target() == "/") {
         res.result(http::status::ok);
         res.body() = "sparts-server: connect a WebSocket client to /ws (protocol: protocol/PROTOCOL.md)\n";

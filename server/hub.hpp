@@ -6,6 +6,7 @@
 #include <boost/asio/io_context.hpp>
 #include "server/config.hpp"
 #include "server/connection_limits.hpp"
+#include "server/metrics.hpp"
 #include "server/session_set.hpp"
 
 namespace sparts::server {
@@ -27,6 +28,7 @@ struct Hub {
     TableRegistry& tables;
     ConnectionLimits& connections;
     SessionSet& sessions;
+    Metrics& metrics;
     storage::Store* store = nullptr;  // null: nothing is kept (--database none)
     std::atomic<bool> stopping{false};
 };

@@ -17,7 +17,7 @@ Server::Server(Config config)
       io_(config_.threads > 0 ? config_.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()))),
       connections_(config_.connections_per_address, config_.max_connections),
       lobby_(io_),
-      hub_{config_, io_, lobby_, tables_, connections_, sessions_},
+      hub_{config_, io_, lobby_, tables_, connections_, sessions_, metrics_},
       signals_(io_, SIGINT, SIGTERM) {
     lobby_.attach(hub_);
 }

@@ -43,6 +43,7 @@ private:
     boost::asio::io_context io_;
     ConnectionLimits connections_;
     SessionSet sessions_;
+    Metrics metrics_;
     TableRegistry tables_;
     Lobby lobby_;
     Hub hub_;

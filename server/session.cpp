@@ -68,6 +68,7 @@ void Session::on_accept(beast::error_code ec) {
         return;
     }
     hub_.sessions.add(serial_, weak_from_this());
+    hub_.metrics.connections_opened.fetch_add(1, std::memory_order_relaxed);
     if (hub_.stopping) {
         on_close(CloseCode::going_away, "shutting down");
         do_read();
@@ -109,6 +110,7 @@ void Session::on_read(beast::error_code ec, std::size_t) {
     buffer_.consume(buffer_.size());
     if (!rate_.allow()) {
         if (++refused_in_a_row_ >= hub_.config.flood_close_after) {
+            hub_.metrics.closed_flooding.fetch_add(1, std::memory_order_relaxed);
             on_close(CloseCode::rate_limited, "too many messages");
         } else {
             send(error_reply({}, {}, "rate_limited",
@@ -124,7 +126,10 @@ void Session::on_read(beast::error_code ec, std::size_t) {
 
 void Session::handle(std::string_view text) {
     auto parsed = parse_request(text);
-    if (!parsed) return send(error_reply(parsed.error()));
+    if (!parsed) {
+        hub_.metrics.protocol_errors.fetch_add(1, std::memory_order_relaxed);
+        return send(error_reply(parsed.error()));
+    }
     Request& r = *parsed;
     const bool is_hello = std::holds_alternative<Hello>(r.body);
     if (is_hello && player_)
@@ -237,9 +242,11 @@ void Session::on_send(Frame frame) {
             queue_.pop_back();
         }
         queued_bytes_ -= frame->size();
+        hub_.metrics.closed_too_slow.fetch_add(1, std::memory_order_relaxed);
         return on_close(CloseCode::too_slow, "too slow reading");
     }
     queue_.push_back(std::move(frame));
+    hub_.metrics.frames_sent.fetch_add(1, std::memory_order_relaxed);
     if (!writing_) do_write();
 }
 

@@ -17,7 +17,6 @@ namespace sparts::server {
 
 namespace net = boost::asio;
 using nlohmann::json;
-using Clock = std::chrono::steady_clock;
 
 namespace {
 
@@ -71,6 +70,8 @@ Table::Table(Hub& hub, std::string id, std::int64_t number, Ruleset rules, bool 
       clock_timer_(strand_),
       grace_timer_(strand_) {
     initial_summary_ = summary();
+    hub_.metrics.tables_opened.fetch_add(1, std::memory_order_relaxed);
+    report_state(Reported::waiting);
 }
 
 storage::OpenTable Table::record() const {
@@ -130,6 +131,7 @@ Outcome<std::shared_ptr<Table>, std::string> Table::recover(Hub& hub, const stor
         }
     }
     x.initial_summary_ = x.summary();
+    x.report_state(!x.game_ ? Reported::waiting : x.game_->over() ? Reported::over : Reported::playing);
     net::post(x.strand_, [table] {
         if (table->rules_.game_clock_seconds > 0 && table->game_ && !table->game_->over()) {
             table->clock_timer_.expires_at(table->clock_deadline_);
@@ -166,6 +168,7 @@ void Table::end_step() {
     }
     storage::Batch batch = std::move(step.batch);
     step.batch.clear();
+    step.submitted = Clock::now();
     const std::uint64_t id = step.id;
     steps_.push_back(std::move(step));
     hub_.store->submit(std::move(batch), [self = shared_from_this(), id] {
@@ -175,13 +178,19 @@ void Table::end_step() {
 
 void Table::step_committed(std::uint64_t id) {
     for (Step& s : steps_)
-        if (s.id == id) s.ready = true;
+        if (s.id == id) {
+            s.ready = true;
+            hub_.metrics.commit.observe(std::chrono::duration<double>(Clock::now() - s.submitted).count());
+        }
     drain();
 }
 
 void Table::drain() {
     while (!steps_.empty() && steps_.front().ready) {
-        for (auto& [session, frame] : steps_.front().sends) session->send(std::move(frame));
+        Step& step = steps_.front();
+        for (auto& [session, frame] : step.sends) session->send(std::move(frame));
+        if (step.acted != Clock::time_point{})
+            hub_.metrics.action_to_broadcast.observe(std::chrono::duration<double>(Clock::now() - step.acted).count());
         steps_.pop_front();
     }
 }
@@ -399,6 +408,7 @@ void Table::on_again(const std::shared_ptr<Session>& s, const PlayerRef& p, cons
 
 void Table::on_act(const std::shared_ptr<Session>& s, const PlayerRef& p, const Request& r) {
     const auto& act = std::get<Act>(r.body);
+    step_.acted = Clock::now();
     const int seat = seat_of(p->id);
     if (seat < 0) {
         if (is_spectator(*s))
@@ -407,7 +417,10 @@ void Table::on_act(const std::shared_ptr<Session>& s, const PlayerRef& p, const 
     }
     if (!game_) return send(s, error_reply(r.id, "act", "no_game", "the game has not started"));
     auto result = game_->apply(static_cast<Seat>(seat), act.action);
-    if (!result) return send(s, error_reply(r.id, "act", to_string(result.error().code), result.error().message));
+    if (!result) {
+        hub_.metrics.rule_errors[static_cast<std::size_t>(result.error().code)].fetch_add(1, std::memory_order_relaxed);
+        return send(s, error_reply(r.id, "act", to_string(result.error().code), result.error().message));
+    }
     // The holder is back in charge of its seat.
     SeatState& st = seats_[static_cast<std::size_t>(seat)];
     st.missed = 0;
@@ -476,6 +489,7 @@ void Table::new_game() {
     if (!created) throw std::logic_error("a validated ruleset was refused: " + created.error().message);
     game_.emplace(std::move(*created));
     ++game_number_;
+    hub_.metrics.games_started.fetch_add(1, std::memory_order_relaxed);
     actions_.clear();
     hand_scored_sides_ = 0;
     json players = json::array();
@@ -513,6 +527,8 @@ void Table::apply(Seat seat, const Action& action) {
 
 void Table::publish(std::span<const Event> events, std::optional<std::pair<Seat, Action>> cause) {
     if (cause) {
+        hub_.metrics.actions.fetch_add(1, std::memory_order_relaxed);
+        if (cause->second.kind == ActionKind::play) hub_.metrics.card_plays.fetch_add(1, std::memory_order_relaxed);
         store(storage::AppendAction{id_, game_number_, static_cast<int>(actions_.size()), cause->first,
                                     to_json(cause->second).dump(), seq_ + 1, now_});
         actions_.push_back(*cause);
@@ -597,6 +613,7 @@ void Table::remember(Entry e) {
 void Table::on_game_over(const GameOver& over, const std::string& over_json) {
     ++clock_generation_;
     clock_timer_.cancel();
+    hub_.metrics.games_finished.fetch_add(1, std::memory_order_relaxed);
     json result = {{"game_over", json::parse(over_json)}};
     if (rules_.preset == Preset::worldwinner_spades && over.side_count == 2) {
         // Seed 004's tournament standings, with the whole seconds left on the clock.
@@ -680,6 +697,7 @@ void Table::on_turn_timeout(std::uint64_t generation) {
         if (!((late >> s) & 1) || game_->over()) continue;
         SeatState& st = seats_[static_cast<std::size_t>(s)];
         ++st.missed;
+        hub_.metrics.turns_timed_out.fetch_add(1, std::memory_order_relaxed);
         publish_table_event({{"type", "turn_timed_out"}, {"seat", s}});
         if (st.human() && !st.absent && st.missed >= hub_.config.absent_after_missed_turns) {
             st.absent = true;
@@ -779,6 +797,8 @@ void Table::close(std::string reason) {
         self->spectators_.clear();
         for (auto& st : self->seats_) st.session.reset();
         self->end_step();
+        self->report_state(Reported::none);
+        self->hub_.metrics.tables_closed.fetch_add(1, std::memory_order_relaxed);
         self->hub_.lobby.table_closed(self->id_, self->creator_);
     });
 }
@@ -810,6 +830,25 @@ TableSummary Table::summary() const {
     return t;
 }
 
-void Table::summary_changed() { hub_.lobby.table_changed(summary()); }
+void Table::summary_changed() {
+    report_state(!game_ ? Reported::waiting : game_->over() ? Reported::over : Reported::playing);
+    hub_.lobby.table_changed(summary());
+}
+
+void Table::report_state(Reported state) {
+    if (state == reported_) return;
+    auto gauge = [&](Reported r) -> std::atomic<std::int64_t>* {
+        switch (r) {
+            case Reported::waiting: return &hub_.metrics.tables_waiting;
+            case Reported::playing: return &hub_.metrics.tables_playing;
+            case Reported::over: return &hub_.metrics.tables_over;
+            case Reported::none: return nullptr;
+        }
+        return nullptr;
+    };
+    if (auto* g = gauge(reported_)) g->fetch_sub(1, std::memory_order_relaxed);
+    if (auto* g = gauge(state)) g->fetch_add(1, std::memory_order_relaxed);
+    reported_ = state;
+}
 
 }  // namespace sparts::server

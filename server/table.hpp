@@ -46,6 +46,7 @@ namespace sparts::server {
 
 class Table : public std::enable_shared_from_this<Table> {
 public:
+    using Clock = std::chrono::steady_clock;
     Table(Hub& hub, std::string id, std::int64_t number, Ruleset rules, bool is_private, std::string invite,
           int turn_seconds, std::string creator);
     // A table that was open when the server stopped, rebuilt by replaying its
@@ -86,6 +87,8 @@ private:
     // What one handler sends, and what must be stored before it is sent.
     struct Step {
         std::uint64_t id = 0;
+        Clock::time_point acted{};      // when the act behind it arrived (for the latency histogram)
+        Clock::time_point submitted{};  // when it went to the store
         std::vector<std::pair<std::shared_ptr<Session>, Frame>> sends;
         storage::Batch batch;
         bool ready = false;
@@ -159,6 +162,8 @@ private:
     std::deque<Step> steps_;  // waiting for their commit, in order
     std::uint64_t next_step_ = 1;
     storage::Millis now_ = 0;  // the current step's time
+    enum class Reported { none, waiting, playing, over } reported_ = Reported::none;  // in the metrics' gauges
+    void report_state(Reported state);
 
     boost::asio::steady_timer turn_timer_;
     boost::asio::steady_timer bot_timer_;

@@ -1,0 +1,55 @@
+// The server's counters, gauges and histograms, read by GET /metrics in the
+// Prometheus text format. Every member is an atomic: written from any strand
+// with relaxed ordering, read whenever /metrics is asked.
+#pragma once
+#include <array>
+#include <atomic>
+#include <cstdint>
+#include <string>
+#include "engine/rule_error.hpp"
+
+namespace sparts::server {
+
+// Fixed buckets in seconds, cumulative as Prometheus wants them.
+class Histogram {
+public:
+    static constexpr std::array<double, 12> kBounds = {0.0005, 0.001, 0.002, 0.005, 0.01, 0.015,
+                                                       0.02,   0.05,  0.1,   0.25,  0.5,  1.0};
+    void observe(double seconds);
+    // "# TYPE name histogram" and its lines.
+    std::string render(const std::string& name, const std::string& help) const;
+
+private:
+    std::array<std::atomic<std::uint64_t>, kBounds.size() + 1> buckets_{};  // the last: +Inf
+    std::atomic<std::uint64_t> count_{0};
+    std::atomic<std::uint64_t> sum_micros_{0};
+};
+
+struct Metrics {
+    std::atomic<std::int64_t> tables_waiting{0};
+    std::atomic<std::int64_t> tables_playing{0};
+    std::atomic<std::int64_t> tables_over{0};
+    std::atomic<std::uint64_t> tables_opened{0};
+    std::atomic<std::uint64_t> tables_closed{0};
+    std::atomic<std::uint64_t> games_started{0};
+    std::atomic<std::uint64_t> games_finished{0};
+    std::atomic<std::uint64_t> actions{0};         // applied, from players, bots and timers
+    std::atomic<std::uint64_t> card_plays{0};
+    std::atomic<std::uint64_t> turns_timed_out{0};
+    std::array<std::atomic<std::uint64_t>, 64> rule_errors{};  // by ErrorCode
+    std::atomic<std::uint64_t> protocol_errors{0};  // frames that were not requests
+    std::atomic<std::uint64_t> connections_opened{0};
+    std::atomic<std::uint64_t> closed_too_slow{0};  // write queue over its limit
+    std::atomic<std::uint64_t> closed_flooding{0};
+    std::atomic<std::uint64_t> frames_sent{0};
+    Histogram action_to_broadcast;  // an act received -> its events queued to every connection
+    Histogram commit;               // a step handed to the store -> committed
+
+    // The whole exposition; `connections` and `players` are read by the caller.
+    std::string render(std::int64_t connections, std::int64_t open_tables) const;
+};
+
+// The process's resident memory in bytes (VmRSS), or 0 where /proc is missing.
+std::int64_t resident_bytes();
+
+}  // namespace sparts::server
