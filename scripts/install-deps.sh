@@ -3,11 +3,17 @@
 # quick when everything is already there. Runs apt-get as root, or through sudo.
 set -euo pipefail
 
+# What the build needs: the Dockerfile's build stage installs exactly these
+# (tests/tools/deploy_files_test.cpp checks that the two lists agree).
 packages=(
   g++ cmake ninja-build pkg-config
   libboost1.81-dev nlohmann-json3-dev libspdlog-dev libsqlitecpp-dev doctest-dev
+)
+# What only the tests need: the JSON Schema validator the protocol tests use.
+test_packages=(
   python3-jsonschema
 )
+packages+=("${test_packages[@]}")
 
 missing=()
 for p in "${packages[@]}"; do
