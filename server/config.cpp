@@ -1,6 +1,7 @@
 #include "server/config.hpp"
 
 #include <charconv>
+#include <fstream>
 #include <functional>
 #include <limits>
 
@@ -57,6 +58,12 @@ const std::vector<Setting>& settings() {
                  }
              return "expected trace, debug, info, warn, error or off, got \"" + v + "\"";
          }},
+        {"log-format", "text (default) or json (one JSON object a line)",
+         [](Config& c, const std::string& v) -> std::string {
+             if (v != "text" && v != "json") return "expected text or json, got \"" + v + "\"";
+             c.log_json = v == "json";
+             return {};
+         }},
         {"max-frame-bytes", "largest WebSocket message accepted (default 16384)",
          number(&Config::max_frame_bytes, 256, 16 * 1024 * 1024)},
         {"messages-per-second", "messages a connection may send a second, burst twice that (default 20)",
@@ -104,9 +111,11 @@ const Setting* find(std::string_view flag) {
 }  // namespace
 
 std::string usage() {
-    std::string u = "usage: sparts-server [--flag value]...\n\n"
+    std::string u = "usage: sparts-server [--config FILE] [--flag value]...\n\n"
                     "Serves HTTP and WebSocket (/ws) on one port. Every flag can also be set by\n"
-                    "the environment variable shown; flags win.\n\n";
+                    "the environment variable shown, or by a line 'flag = value' of the FILE\n"
+                    "named by --config (SPARTS_CONFIG); flags win over the environment, which\n"
+                    "wins over the file.\n\n";
     for (const Setting& s : settings()) {
         std::string line = std::string("  --") + s.flag + " (" + env_name(s.flag) + ")";
         u += line + "\n      " + s.help + "\n";
@@ -114,8 +123,62 @@ std::string usage() {
     return u;
 }
 
+namespace {
+
+std::string trim(std::string s) {
+    const auto b = s.find_first_not_of(" \t\r");
+    const auto e = s.find_last_not_of(" \t\r");
+    return b == std::string::npos ? std::string() : s.substr(b, e - b + 1);
+}
+
+// `name = value` lines; '#' starts a comment.
+std::string read_file(Config& c, const std::string& path) {
+    std::ifstream in(path);
+    if (!in) return "--config: cannot read " + path;
+    std::string line;
+    for (int n = 1; std::getline(in, line); ++n) {
+        if (const auto hash = line.find('#'); hash != std::string::npos) line.resize(hash);
+        line = trim(line);
+        if (line.empty()) continue;
+        const auto eq = line.find('=');
+        const std::string where = path + ":" + std::to_string(n) + ": ";
+        if (eq == std::string::npos) return where + "expected name = value";
+        const std::string name = trim(line.substr(0, eq));
+        const Setting* s = find(name);
+        if (!s) return where + "unknown setting \"" + name + "\"";
+        if (std::string problem = s->set(c, trim(line.substr(eq + 1))); !problem.empty()) return where + name + ": " + problem;
+    }
+    return {};
+}
+
+}  // namespace
+
+std::string describe(const Config& c) {
+    std::string out;
+    out += "address = " + c.address + ", port = " + std::to_string(c.port) + ", threads = " + std::to_string(c.threads) +
+           ", database = " + c.database + ", db-sync = " + (c.db_sync_full ? "full" : "normal") +
+           ", max-frame-bytes = " + std::to_string(c.max_frame_bytes) +
+           ", messages-per-second = " + std::to_string(c.messages_per_second) +
+           ", write-queue-bytes = " + std::to_string(c.write_queue_bytes) +
+           ", idle-timeout = " + std::to_string(c.idle_timeout_seconds) +
+           ", tables-per-player = " + std::to_string(c.tables_per_player) +
+           ", connections-per-address = " + std::to_string(c.connections_per_address) +
+           ", turn-seconds = " + std::to_string(c.turn_seconds) + ", table-grace = " + std::to_string(c.table_grace_seconds);
+    return out;
+}
+
 Outcome<Config, std::string> read_config(const std::vector<std::string>& args, const std::vector<std::string>& env) {
     Config c;
+    // The file first, wherever it is named: the environment and the flags go over it.
+    std::string file;
+    for (const std::string& kv : env)
+        if (kv.rfind("SPARTS_CONFIG=", 0) == 0) file = kv.substr(14);
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        if (args[i] == "--config" && i + 1 < args.size()) file = args[i + 1];
+        else if (args[i].rfind("--config=", 0) == 0) file = args[i].substr(9);
+    }
+    if (!file.empty())
+        if (std::string problem = read_file(c, file); !problem.empty()) return problem;
     for (const std::string& kv : env) {
         const auto eq = kv.find('=');
         if (eq == std::string::npos || kv.rfind("SPARTS_", 0) != 0) continue;
@@ -136,6 +199,10 @@ Outcome<Config, std::string> read_config(const std::vector<std::string>& args, c
             value = arg.substr(eq + 1);
             arg = arg.substr(0, eq);
             has_value = true;
+        }
+        if (arg == "--config") {
+            if (!has_value) ++i;
+            continue;
         }
         const Setting* s = find(std::string_view(arg).substr(2));
         if (!s) return "unknown flag \"" + arg + "\"\n\n" + usage();

@@ -1,7 +1,8 @@
 // The server's settings: every address, size, rate and time it uses, each
 // named, with a default fit for one machine, and settable by a flag
-// (--max-frame-bytes 16384) or an environment variable (SPARTS_MAX_FRAME_BYTES).
-// Flags win over the environment.
+// (--max-frame-bytes 16384), an environment variable (SPARTS_MAX_FRAME_BYTES)
+// or a line of a settings file named by --config (max-frame-bytes = 16384).
+// Flags win over the environment, which wins over the file.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -17,6 +18,7 @@ struct Config {
     std::string database = "sparts.db";  // "none": keep nothing (for comparisons and throwaway servers)
     bool db_sync_full = false;           // synchronous=FULL: survive power loss too, at a cost per commit
     std::string log_level = "info";
+    bool log_json = false;            // JSON lines instead of text
 
     // Limits at the edge.
     std::size_t max_frame_bytes = 16 * 1024;
@@ -41,6 +43,9 @@ struct Config {
 // (NAME=value strings), over the defaults; or what is wrong, for the user.
 // `--help` is an error whose text is the usage.
 Outcome<Config, std::string> read_config(const std::vector<std::string>& args, const std::vector<std::string>& env);
+
+// The settings as `name = value` lines, for the log at start (nothing in them is secret).
+std::string describe(const Config& config);
 
 std::string usage();
 

@@ -5,6 +5,7 @@
 #include <iostream>
 #include <spdlog/spdlog.h>
 #include "server/config.hpp"
+#include "server/log_setup.hpp"
 #include "server/server.hpp"
 
 extern char** environ;
@@ -19,7 +20,8 @@ int main(int argc, char** argv) {
         (help ? std::cout : std::cerr) << config.error();
         return help ? 0 : 2;
     }
-    spdlog::set_level(spdlog::level::from_str(config->log_level));
+    sparts::server::setup_logging(config->log_level, config->log_json);
+    spdlog::info("settings: {}", sparts::server::describe(*config));
     try {
         sparts::server::Server server(*config);
         const auto port = server.start();

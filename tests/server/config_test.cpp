@@ -1,5 +1,7 @@
 #include <doctest/doctest.h>
 
+#include <fstream>
+
 #include "server/config.hpp"
 
 using namespace sparts::server;
@@ -48,4 +50,32 @@ TEST_CASE("--help lists every setting with its environment variable") {
                              "--write-queue-bytes", "--idle-timeout", "--tables-per-player",
                              "--connections-per-address", "--turn-seconds", "--table-grace", "SPARTS_DATABASE"})
         CHECK_MESSAGE(help.error().find(name) != std::string::npos, name);
+}
+
+TEST_CASE("a settings file is read under the environment and the flags") {
+    const std::string path = std::string(SPARTS_BINARY_DIR) + "/config-test.conf";
+    {
+        std::ofstream f(path);
+        f << "# a comment\nport = 7100\n  turn-seconds=20   # trailing comment\nlog-format = json\n\ntable-grace = 5\n";
+    }
+    auto c = read_config({"--config", path, "--table-grace", "9"}, {"SPARTS_TURN_SECONDS=30"});
+    REQUIRE_MESSAGE(c, (c ? "" : c.error()));
+    CHECK(c->port == 7100);
+    CHECK(c->turn_seconds == 30);   // the environment over the file
+    CHECK(c->table_grace_seconds == 9);  // the flag over the file
+    CHECK(c->log_json);
+    auto by_env = read_config({}, {"SPARTS_CONFIG=" + path});
+    REQUIRE(by_env);
+    CHECK(by_env->port == 7100);
+
+    {
+        std::ofstream f(path);
+        f << "port = 7100\ncolour = red\n";
+    }
+    auto bad = read_config({"--config=" + path}, {});
+    REQUIRE_FALSE(bad);
+    CHECK(bad.error().find(":2: unknown setting \"colour\"") != std::string::npos);
+    auto missing = read_config({"--config", path + ".missing"}, {});
+    REQUIRE_FALSE(missing);
+    CHECK(missing.error().find("cannot read") != std::string::npos);
 }
