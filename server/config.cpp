@@ -90,6 +90,8 @@ const std::vector<Setting>& settings() {
          number(&Config::table_grace_seconds, 0, 86400)},
         {"bot-delay-ms", "milliseconds a bot or an absent seat waits before it plays (default 400)",
          number(&Config::bot_delay_ms, 0, 60000)},
+        {"shutdown-seconds", "at SIGTERM/SIGINT, seconds to wait for clients to close before exiting (default 10)",
+         number(&Config::shutdown_seconds, 0, 3600)},
         {"history-events", "events kept per table for reconnecting clients (default 512)",
          number(&Config::history_events, 16, 1000000)},
     };

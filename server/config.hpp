@@ -37,6 +37,7 @@ struct Config {
     int table_grace_seconds = 120;    // a table with no human connected is closed after this
     int bot_delay_ms = 400;           // how long a bot (or an absent seat) waits before playing
     std::size_t history_events = 512; // events kept per table for reconnects; older: a snapshot
+    int shutdown_seconds = 10;        // at SIGTERM, how long clients get to close before the server exits
 };
 
 // The settings from `args` (argv without the program name) over `env`

@@ -88,7 +88,7 @@ void Server::stop() {
             s->close(CloseCode::going_away, "server shutting down");
         });
         stop_timer_ = std::make_unique<net::steady_timer>(io_);
-        wait_for_sessions(100);
+        wait_for_sessions(config_.shutdown_seconds * 20);  // every 50 ms
     });
 }
 

@@ -31,8 +31,10 @@ public:
     // Runs the io_context on config.threads threads (this one included) until
     // stop() completes or SIGTERM / SIGINT arrive.
     void run();
-    // Thread-safe: stop accepting, close every table, say goodbye to every
-    // client, and return from run() once they are gone (or after 5 seconds).
+    // Thread-safe: stop accepting, say goodbye to every client, and return
+    // from run() once they are gone (or after --shutdown-seconds); run() then
+    // waits for the store to commit what is in flight. Tables stay open in
+    // the store and come back at the next start.
     void stop();
 
 private:
