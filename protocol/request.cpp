@@ -245,8 +245,8 @@ static Outcome<CreateTable, RequestError> create_table_from(const json& j) {
     if (!r) return bad(missing("ruleset", "a ruleset like {\"preset\":\"spades\",\"options\":{}}"));
     auto rules = ruleset_from_json(*r);
     if (!rules) {
-        // A well-formed ruleset the engine refuses (an unknown option, a value
-        // out of range) is a bad_ruleset; a malformed one is a bad_message.
+        // Anything wrong with the ruleset, malformed or refused by the engine
+        // (an unknown option, a value out of range), is a bad_ruleset.
         return RequestError{"bad_ruleset", inside("ruleset", rules.error()), {}, "create_table"};
     }
     c.rules = *rules;

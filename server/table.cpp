@@ -424,7 +424,11 @@ void Table::on_act(const std::shared_ptr<Session>& s, const PlayerRef& p, const 
     // The holder is back in charge of its seat.
     SeatState& st = seats_[static_cast<std::size_t>(seat)];
     st.missed = 0;
-    if (st.session.lock() != s) st.session = s;
+    if (st.session.lock() != s) {
+        // The holder acts from another connection (a second tab): the seat's events follow it there.
+        st.session = s;
+        s->joined(shared_from_this());
+    }
     const std::vector<Event> events(result->begin(), result->end());
     returned(seat);
     publish(events, std::pair{static_cast<Seat>(seat), act.action});
@@ -440,6 +444,10 @@ void Table::on_resume(const std::shared_ptr<Session>& s, const PlayerRef& p, con
         if (is_private_ && !is_spectator(*s))
             return send(s, error_reply(r.id, "resume", "not_seated", "you hold no seat at this private table"));
         if (!is_spectator(*s)) {
+            std::erase_if(spectators_, [](const std::weak_ptr<Session>& x) { return x.expired(); });
+            if (spectators_.size() >= kMaxSpectators)
+                return send(s, error_reply(r.id, "resume", "too_many_spectators",
+                                           "this table has as many spectators as it takes"));
             spectators_.push_back(s);
             s->joined(shared_from_this());
         }
@@ -628,7 +636,13 @@ void Table::on_game_over(const GameOver& over, const std::string& over_json) {
                                                        over.scores[static_cast<std::size_t>(1 - side)], seconds_left,
                                                        before_time && rules_.game_clock_seconds > 0);
             json seats = json::array();
-            const std::uint16_t mask = side < hand_scored_sides_ ? side_seats_[static_cast<std::size_t>(side)] : 0;
+            // The sides as the last scored hand listed them; before any hand was scored, seat 0's
+            // partnership and the others.
+            const std::uint16_t all = static_cast<std::uint16_t>((1u << rules_.seats) - 1);
+            const std::uint16_t first = game_->hand_partners(0);
+            const std::uint16_t mask = side < hand_scored_sides_ ? side_seats_[static_cast<std::size_t>(side)]
+                                       : side == 0               ? first
+                                                                 : static_cast<std::uint16_t>(all & ~first);
             for (int s = 0; s < kMaxSeats; ++s)
                 if ((mask >> s) & 1) seats.push_back(s);
             sides.push_back({{"seats", seats}, {"score", over.scores[static_cast<std::size_t>(side)]},
