@@ -1,0 +1,91 @@
+// End to end: no client ever receives a card it may not know.
+//
+// Twenty games across the presets and the options that hide things (secret
+// bids, passing one way and both ways, centers with jokers and two decks,
+// three to six seats), each with every seat played by a client and one
+// spectator. Every frame each of them received is checked afterwards (see
+// frame_checks.hpp): the truth is what each seat was dealt, checked against
+// what was played.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include "frame_checks.hpp"
+#include "test_client.hpp"
+#include "test_server.hpp"
+
+using namespace sparts::e2e;
+
+namespace {
+
+struct Variant {
+    std::string preset;
+    json options;
+    int seats;
+    bool secret_bids = false;
+};
+
+}  // namespace
+
+TEST_CASE("e2e: in twenty games no card reaches a client before it is played, nor a secret bid") {
+    TestServer server({"--messages-per-second", "100000", "--connections-per-address", "1000"});
+    const std::vector<Variant> variants = {
+        {"sparts", json::object(), 4},
+        {"sparts", {{"secret_bids", true}}, 4, true},
+        {"sparts", {{"multi_pass", "back"}}, 4},
+        {"sparts", {{"multi_pass", "both-ways"}}, 4},
+        {"sparts", {{"seats", 5}}, 5},
+        {"sparts", {{"seats", 6}, {"partners", "regular"}, {"secret_bids", true}}, 6, true},
+        {"sparts", {{"reverse_partners", true}, {"mooning", true}}, 4},
+        {"sparts", {{"center_cards", "first-trick"}, {"seats", 5}}, 5},
+        {"spartsel", json::object(), 4},
+        {"spartsel", {{"secret_bids", true}}, 4, true},
+        {"spartsel", {{"jokers", 2}}, 4},
+        {"spartsel", {{"decks", 2}}, 4},
+        {"spartsel", {{"seats", 3}}, 3},
+        {"spartsel", {{"seats", 3}, {"jokers", 4}, {"decks", 2}, {"hand_size", 30}}, 3},
+        {"spartsel", {{"seats", 3}, {"jokers", 1}, {"secret_bids", true}, {"multi_pass", "back"}}, 3, true},
+        {"spartsel", {{"seats", 6}, {"decks", 2}, {"jokers", 3}}, 6},
+        {"bga-sparts", json::object(), 4},
+        {"bga-sparts", {{"hearts_mode", "traditional"}}, 4},
+        {"spades", json::object(), 4},
+        {"worldwinner-spades", json::object(), 4},
+    };
+    EventLoop loop;
+    std::vector<TableGame> games;
+    for (std::size_t i = 0; i < variants.size(); ++i) {
+        const Variant& v = variants[i];
+        games.push_back(set_up_table(loop, server.port(), "leak-" + std::to_string(i),
+                                     create_table(v.preset, v.options), v.seats, 1, 7000 + i));
+    }
+    std::vector<Bot*> everyone;
+    for (auto& g : games) {
+        g.clients[0]->request_ok({{"type", "start"}, {"table", g.table}});
+        for (Bot* b : g.all()) everyone.push_back(b);
+    }
+    run_until(
+        loop, everyone, [&] { return std::all_of(everyone.begin(), everyone.end(), [](Bot* b) { return b->games_over > 0; }); },
+        "game over at every table", Millis(400'000));
+
+    std::size_t hidden = 0, checked = 0;
+    for (std::size_t i = 0; i < games.size(); ++i) {
+        const TableGame& g = games[i];
+        const Variant& v = variants[i];
+        CAPTURE(v.preset);
+        CAPTURE(v.options.dump());
+        for (const auto& b : g.bots)
+            for (const auto& p : b->problems) FAIL_CHECK(p);
+        std::vector<ClientLog> logs;
+        for (std::size_t c = 0; c < g.clients.size(); ++c)
+            logs.push_back({g.clients[c]->label(), g.bots[c]->seat, &g.clients[c]->received()});
+        const LeakReport r = check_no_leaks(logs, g.table);
+        for (const auto& p : r.problems) FAIL_CHECK(p);
+        // The check saw something: hidden cards of others, and every play checked against its hand.
+        CHECK(r.hidden > 0);
+        CHECK(r.cards_checked > 0);
+        CHECK(r.plays_checked > 0);
+        if (v.secret_bids) CHECK(r.secret_bids > 0);
+        hidden += r.hidden;
+        checked += r.cards_checked;
+    }
+    MESSAGE("cards checked: " << checked << ", events seen with another seat's cards hidden: " << hidden);
+}
