@@ -13,5 +13,6 @@ int record_command(std::span<const std::string> args);
 int play_command(std::span<const std::string> args);
 int rules_command(std::span<const std::string> args);
 int verify_command(std::span<const std::string> args);
+int arena_command(std::span<const std::string> args);
 
 }  // namespace sparts::cli

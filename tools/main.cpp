@@ -20,6 +20,7 @@ constexpr const char* kUsage =
     "  replay    replay a game record and print its events as JSON\n"
     "  rules     print the table of rule options and their defaults\n"
     "  verify    replay an archived game record and check its recorded scores\n"
+    "  arena     play bot levels against each other and compare their scores\n"
     "\n"
     "'sparts <command> --help' describes each command.\n"
     "Exit codes: 0 done, 1 bad arguments or files, 2 a broken game record.\n";
@@ -42,6 +43,7 @@ int main(int argc, char** argv) {
         if (command == "play") return play_command(rest);
         if (command == "rules") return rules_command(rest);
         if (command == "verify") return verify_command(rest);
+        if (command == "arena") return arena_command(rest);
     } catch (const std::exception& e) {
         // Only a broken invariant gets here; bad input is reported as a value.
         std::cerr << "sparts " << command << ": internal error: " << e.what() << "\n";

@@ -18,7 +18,7 @@ using test::run_sparts;
 TEST_CASE("sparts --help lists every command, and each command has its own help") {
     const auto top = run_sparts("--help");
     CHECK(top.exit_code == 0);
-    for (const char* command : {"play", "simulate", "record", "replay", "rules", "verify"}) {
+    for (const char* command : {"play", "simulate", "record", "replay", "rules", "verify", "arena"}) {
         INFO(std::string(command));
         CHECK(top.out.find(std::string("  ") + command + " ") != std::string::npos);
         const auto help = run_sparts(std::string(command) + " --help");
@@ -240,4 +240,50 @@ TEST_CASE("sparts rules prints every option with its default in each preset") {
     CHECK(text.out.find("defaults: bga-sparts -, sparts 0, spartsel 0, spades 500, worldwinner-spades 250") !=
           std::string::npos);
     CHECK(run_sparts("rules --json").exit_code == 1);
+}
+
+TEST_CASE("sparts arena compares bot levels over games, the same on any number of threads") {
+    const auto run = run_sparts("arena --preset spades --option target_score=250 --games 6 --seed 2 --json");
+    REQUIRE(run.exit_code == 0);
+    const json summary = json::parse(run.out);
+    CHECK(summary.at("preset") == "spades");
+    CHECK(summary.at("games") == 6);
+    const json& levels = summary.at("levels");
+    REQUIRE(levels.size() == 2);
+    CHECK(levels[0].at("level") == "basic");
+    CHECK(levels[1].at("level") == "random");
+    int wins = 0;
+    for (const json& l : levels) {
+        CHECK(l.at("games") == 6);  // two sides, two levels: both play every game
+        CHECK(l.at("hands").get<int>() >= 6);
+        const double mean = l.at("mean_score_per_hand");
+        CHECK(l.at("ci95")[0].get<double>() <= mean);
+        CHECK(mean <= l.at("ci95")[1].get<double>());
+        CHECK(l.at("decisions").get<int>() > 0);
+        wins += l.at("wins").get<int>();
+    }
+    CHECK(wins >= 6);
+    CHECK(levels[0].at("mean_score_per_hand").get<double>() > levels[1].at("mean_score_per_hand").get<double>());
+
+    // The same seed gives the same games, on one thread or two.
+    auto scores = [](json s) {
+        for (json& l : s["levels"]) l.erase("microseconds_per_decision");
+        s.erase("elapsed_seconds");
+        s.erase("threads");
+        return s;
+    };
+    const json one = json::parse(run_sparts("arena --preset spades --option target_score=250 --games 6 --seed 2 --json --threads 1").out);
+    CHECK(scores(one) == scores(summary));
+
+    const auto text = run_sparts("arena --preset sparts --games 3 --levels basic,random,strong");
+    REQUIRE(text.exit_code == 0);
+    CHECK(text.out.starts_with("arena: sparts, 3 games, seed 1"));
+    CHECK(text.out.find("score/hand") != std::string::npos);
+    CHECK(text.out.find("\nstrong ") != std::string::npos);
+
+    const auto bad = run_sparts("arena --levels basic,expert");
+    CHECK(bad.exit_code == 1);
+    CHECK(bad.err.find("--levels expects") != std::string::npos);
+    CHECK(run_sparts("arena --games 0").exit_code == 1);
+    CHECK(run_sparts("arena --preset spades --option seats=5").exit_code == 1);
 }
