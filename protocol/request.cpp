@@ -60,7 +60,7 @@ bool valid_name(const std::string& s) {
 }
 
 Body hello_from(const json& j) {
-    if (auto e = refuse_unknown_members(j, "a hello", {"type", "id", "protocol", "name", "token"})) return *e;
+    if (auto e = refuse_unknown_members(j, "a hello", {"type", "id", "protocol", "name", "token", "batch"})) return *e;
     Hello h;
     const json* p = member(j, "protocol");
     if (!p) return missing("protocol", "the protocol version, 1");
@@ -76,6 +76,10 @@ Body hello_from(const json& j) {
         if (!t->is_string() || t->get_ref<const std::string&>().size() > 128)
             return expected("token", "a player token from an earlier hello (a string)", *t);
         h.token = t->get<std::string>();
+    }
+    if (const json* b = member(j, "batch")) {
+        if (!b->is_boolean()) return expected("batch", "true (several messages a WebSocket message, one a line) or false", *b);
+        h.batch = b->get<bool>();
     }
     return RequestBody{std::move(h)};
 }

@@ -31,6 +31,9 @@ struct Hello {
     int protocol = kProtocolVersion;
     std::string name;
     std::optional<std::string> token;  // a player token from an earlier hello
+    // The client reads several messages from one WebSocket message, one a
+    // line: the server then joins what it has queued for the connection.
+    bool batch = false;
 };
 struct ListTables {
     std::optional<Preset> preset;

@@ -145,6 +145,7 @@ void Session::dispatch(Request r) {
         [&](auto& body) {
             using T = std::decay_t<decltype(body)>;
             if constexpr (std::is_same_v<T, Hello>) {
+                batch_ = body.batch;
                 hello_pending_ = true;
                 hub_.lobby.hello(shared_from_this(), std::move(r));
             } else if constexpr (std::is_same_v<T, Ping>) {
@@ -230,6 +231,12 @@ void Session::send(Frame frame) {
     net::post(ws_.get_executor(), beast::bind_front_handler(&Session::on_send, shared_from_this(), std::move(frame)));
 }
 
+void Session::send(std::vector<Frame> frames) {
+    net::post(ws_.get_executor(), [self = shared_from_this(), frames = std::move(frames)]() mutable {
+        for (Frame& f : frames) self->on_send(std::move(f));
+    });
+}
+
 void Session::on_send(Frame frame) {
     if (closing_) return;
     queued_bytes_ += frame->size();
@@ -237,7 +244,7 @@ void Session::on_send(Frame frame) {
         spdlog::info("session {} ({}): over {} bytes queued, closed as too slow", serial_, address_,
                      hub_.config.write_queue_bytes);
         // What is queued will never be read in time: drop it, keep only the frame in flight.
-        while (queue_.size() > (writing_ ? 1u : 0u)) {
+        while (queue_.size() > (writing_ ? in_flight_ : 0u)) {
             queued_bytes_ -= queue_.back()->size();
             queue_.pop_back();
         }
@@ -253,7 +260,23 @@ void Session::on_send(Frame frame) {
 void Session::do_write() {
     writing_ = true;
     ws_.text(true);
-    ws_.async_write(net::buffer(*queue_.front()), beast::bind_front_handler(&Session::on_write, shared_from_this()));
+    if (!batch_ || queue_.size() == 1) {
+        in_flight_ = 1;
+        ws_.async_write(net::buffer(*queue_.front()), beast::bind_front_handler(&Session::on_write, shared_from_this()));
+        return;
+    }
+    // Everything queued, one message a line, in one WebSocket message (and one
+    // system call): the client asked for it in its hello.
+    constexpr std::size_t kMaxJoined = 64 * 1024;
+    batched_.clear();
+    in_flight_ = 0;
+    for (const Frame& f : queue_) {
+        if (in_flight_ > 0 && batched_.size() + f->size() + 1 > kMaxJoined) break;
+        if (in_flight_ > 0) batched_ += '\n';
+        batched_ += *f;
+        ++in_flight_;
+    }
+    ws_.async_write(net::buffer(batched_), beast::bind_front_handler(&Session::on_write, shared_from_this()));
 }
 
 void Session::on_write(beast::error_code ec, std::size_t) {
@@ -262,11 +285,14 @@ void Session::on_write(beast::error_code ec, std::size_t) {
         if (!quiet(ec)) spdlog::debug("session {}: write: {}", serial_, ec.message());
         queue_.clear();
         queued_bytes_ = 0;
+        in_flight_ = 0;
         closed_ = true;
         return;
     }
-    queued_bytes_ -= queue_.front()->size();
-    queue_.pop_front();
+    for (; in_flight_ > 0; --in_flight_) {
+        queued_bytes_ -= queue_.front()->size();
+        queue_.pop_front();
+    }
     if (!queue_.empty()) return do_write();
     if (closing_) do_close();
 }

@@ -47,6 +47,8 @@ public:
     // Thread-safe.
     void send(Frame frame);
     void send(std::string text) { send(std::make_shared<const std::string>(std::move(text))); }
+    // Several frames, in order, in one hop to this connection's strand.
+    void send(std::vector<Frame> frames);
     void close(CloseCode code, std::string reason);
 
     // From the lobby, after a hello: who this connection speaks for.
@@ -90,6 +92,9 @@ private:
     std::deque<Frame> queue_;
     std::size_t queued_bytes_ = 0;
     bool writing_ = false;
+    bool batch_ = false;            // the client asked for several messages a WebSocket message
+    std::size_t in_flight_ = 0;     // frames of the queue's front in the write in flight
+    std::string batched_;            // their text, one a line, when batching
     bool closing_ = false;   // a close is wanted: nothing more is queued
     bool closed_ = false;    // async_close started or the socket is shut
     boost::beast::websocket::close_reason close_reason_;

@@ -188,7 +188,18 @@ void Table::step_committed(std::uint64_t id) {
 void Table::drain() {
     while (!steps_.empty() && steps_.front().ready) {
         Step& step = steps_.front();
-        for (auto& [session, frame] : step.sends) session->send(std::move(frame));
+        // One hop a connection: its frames of this step, in order.
+        for (std::size_t i = 0; i < step.sends.size(); ++i) {
+            auto& session = step.sends[i].first;
+            if (!session) continue;
+            std::vector<Frame> frames;
+            for (std::size_t j = i; j < step.sends.size(); ++j)
+                if (step.sends[j].first == session) {
+                    frames.push_back(std::move(step.sends[j].second));
+                    if (j != i) step.sends[j].first.reset();
+                }
+            session->send(std::move(frames));
+        }
         if (step.acted != Clock::time_point{})
             hub_.metrics.action_to_broadcast.observe(std::chrono::duration<double>(Clock::now() - step.acted).count());
         steps_.pop_front();

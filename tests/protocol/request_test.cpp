@@ -28,6 +28,9 @@ TEST_CASE("every request type parses, with its id") {
     CHECK(std::get<Hello>(h.body).name == "Ann");
     CHECK_FALSE(std::get<Hello>(h.body).token);
     CHECK(*std::get<Hello>(parsed(R"({"type":"hello","protocol":1,"name":"Ann","token":"ab"})").body).token == "ab");
+    CHECK(std::get<Hello>(parsed(R"({"type":"hello","protocol":1,"name":"Ann","batch":true})").body).batch);
+    CHECK_FALSE(std::get<Hello>(h.body).batch);
+    CHECK(refused(R"({"type":"hello","protocol":1,"name":"Ann","batch":"yes"})").error.field == "batch");
 
     auto l = std::get<ListTables>(parsed(R"({"type":"list_tables","preset":"spades","seats":4,"open":false})").body);
     CHECK(*l.preset == Preset::spades);

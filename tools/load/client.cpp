@@ -60,7 +60,14 @@ struct Client::Impl {
         ws.async_read(buffer, [this](beast::error_code ec, std::size_t) {
             if (ec) return fail("read", ec);
             const auto data = buffer.cdata();
-            owner.on_frame(index, std::string_view(static_cast<const char*>(data.data()), data.size()));
+            // The clients say hello with "batch":true: a message may hold several, one a line.
+            std::string_view all(static_cast<const char*>(data.data()), data.size());
+            while (!all.empty()) {
+                const auto nl = all.find('\n');
+                owner.on_frame(index, all.substr(0, nl));
+                if (nl == std::string_view::npos) break;
+                all.remove_prefix(nl + 1);
+            }
             buffer.consume(buffer.size());
             read();
         });

@@ -86,7 +86,7 @@ void TableDriver::start(Clock::duration delay) {
 }
 
 void TableDriver::on_open(int client) {
-    clients_[static_cast<std::size_t>(client)]->send(R"({"type":"hello","protocol":1,"name":"b)" +
+    clients_[static_cast<std::size_t>(client)]->send(R"({"type":"hello","protocol":1,"batch":true,"name":"b)" +
                                                       std::to_string(index_) + "-" + std::to_string(client) + "\"}");
 }
 
