@@ -199,6 +199,7 @@ Outcome<std::unique_ptr<SqliteStore>, std::string> SqliteStore::open(const std::
         if (db.execAndGet("PRAGMA journal_mode").getString() != "wal")
             return "database " + path + ": cannot switch to WAL mode (is the file on a network file system?)";
         db.exec(options.sync_full ? "PRAGMA synchronous = FULL" : "PRAGMA synchronous = NORMAL");
+        db.exec("PRAGMA wal_autocheckpoint = 0");  // the checkpointer thread does it
         db.exec("PRAGMA foreign_keys = ON");
         for (int v = version; v < latest_schema_version(); ++v) {
             SQLite::Transaction tx(db, SQLite::TransactionBehavior::IMMEDIATE);
@@ -212,6 +213,7 @@ Outcome<std::unique_ptr<SqliteStore>, std::string> SqliteStore::open(const std::
         return explain(e, path);
     }
     store->thread_ = std::thread([s = store.get()] { s->run_writer(); });
+    store->checkpointer_ = std::thread([s = store.get()] { s->run_checkpointer(); });
     return store;
 }
 
@@ -221,7 +223,9 @@ SqliteStore::~SqliteStore() {
         stopping_ = true;
     }
     wake_.notify_all();
+    checkpoint_wake_.notify_all();
     if (thread_.joinable()) thread_.join();
+    if (checkpointer_.joinable()) checkpointer_.join();
     writer_.reset();
     reader_.reset();
     if (lock_fd_ >= 0) ::close(lock_fd_);
@@ -279,6 +283,27 @@ void SqliteStore::run_writer() {
         }
         group.clear();
         committed_.notify_all();
+    }
+}
+
+void SqliteStore::run_checkpointer() {
+    std::unique_ptr<SQLite::Database> db;
+    try {
+        db = std::make_unique<SQLite::Database>(path_, SQLite::OPEN_READWRITE);
+        db->setBusyTimeout(1000);
+    } catch (const SQLite::Exception& e) {
+        spdlog::error("database {}: no checkpoint connection, the WAL will grow: {}", path_, explain(e, path_));
+        return;
+    }
+    std::unique_lock lock(mutex_);
+    while (!checkpoint_wake_.wait_for(lock, std::chrono::milliseconds(500), [&] { return stopping_; })) {
+        lock.unlock();
+        try {
+            db->exec("PRAGMA wal_checkpoint(PASSIVE)");
+        } catch (const SQLite::Exception& e) {
+            spdlog::warn("database {}: checkpoint: {}", path_, e.what());
+        }
+        lock.lock();
     }
 }
 

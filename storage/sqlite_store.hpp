@@ -3,7 +3,9 @@
 //
 // The writer takes every batch queued since its last commit and commits them
 // in one transaction, so that throughput grows with the number of tables
-// instead of falling. synchronous=NORMAL by default: in WAL mode a commit is
+// instead of falling. Checkpoints (copying the WAL into the database, with
+// its disk sync) run on a thread and connection of their own, twice a second,
+// in PASSIVE mode: a commit never waits behind a disk sync. synchronous=NORMAL by default: in WAL mode a commit is
 // in the operating system's hands when it returns, so a killed process loses
 // nothing; `sync_full` also survives power loss, at a cost per commit.
 //
@@ -56,6 +58,7 @@ private:
 
     SqliteStore(std::string path, SqliteOptions options);
     void run_writer();
+    void run_checkpointer();
     std::unique_ptr<SQLite::Database> open_reader();
 
     std::string path_;
@@ -63,10 +66,12 @@ private:
     int lock_fd_ = -1;
     std::unique_ptr<Writer> writer_;
     std::thread thread_;
+    std::thread checkpointer_;
 
     mutable std::mutex mutex_;
     std::condition_variable wake_;
     std::condition_variable committed_;
+    std::condition_variable checkpoint_wake_;
     std::deque<Pending> queue_;
     bool stopping_ = false;
     std::uint64_t submitted_ = 0;
