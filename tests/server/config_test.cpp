@@ -16,7 +16,7 @@ TEST_CASE("with nothing set, the server serves on localhost with its defaults") 
     CHECK(c->turn_seconds == 60);
 }
 
-TEST_CASE("flags and environment variables set every value; flags win") {
+TEST_CASE("flags and environment variables set every value and flags win") {
     auto c = read_config({"--port", "9000", "--max-frame-bytes=4096", "--log-level", "debug"},
                          {"SPARTS_PORT=7000", "SPARTS_TURN_SECONDS=15", "PATH=/bin", "SPARTS_DATABASE=/var/x.db"});
     REQUIRE(c);

@@ -153,7 +153,7 @@ TEST_CASE("e2e: bad input is answered by its error code while the game at the ta
     CHECK(!me.closed());
 }
 
-TEST_CASE("e2e: a flooding connection gets rate_limited errors, then is closed with 4001; others are unaffected") {
+TEST_CASE("e2e: a flooding connection gets rate_limited errors and then close code 4001 while others are unaffected") {
     TestServer server({"--messages-per-second", "5", "--flood-close-after", "20"});
     EventLoop loop;
     TestClient flood(loop, server.port(), "flood-flooder");

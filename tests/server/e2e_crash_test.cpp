@@ -65,7 +65,7 @@ void collect(const TableGame& g, std::map<std::uint64_t, json>& told) {
 
 }  // namespace
 
-TEST_CASE("e2e: SIGKILL mid-hand loses nothing acknowledged; the game resumes and ends as the engine replays it") {
+TEST_CASE("e2e: SIGKILL mid-hand loses nothing acknowledged and the game resumes and ends as the engine replays it") {
     const std::string db = database_path("crash");
     std::map<std::uint64_t, json> told;  // every event any client was shown, across the three servers
     std::string table;

@@ -21,6 +21,7 @@ void shuts_down_on(int signal, const std::string& label) {
     TestClient lobby_only(loop, server.port(), label + "-lobby");
     lobby_only.hello("lobby");
     TestClient silent(loop, server.port(), label + "-silent");  // has not said hello
+    silent.request_ok({{"type", "ping"}});  // (but is connected: the server has answered it)
 
     const auto sent = Clock::now();
     REQUIRE(server.pid() > 0);

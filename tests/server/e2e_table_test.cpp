@@ -39,30 +39,57 @@ TEST_CASE("e2e: a spectator follows a game to game over, is never asked to play 
     TableGame g = set_up_table(loop, server.port(), "spectator", create_table("sparts"), 4, 1, 41);
     TestClient& eye = *g.clients[4];
     Bot& watcher = *g.bots[4];
+    Bot& first = g.seat(0);
+    // Seat 0 holds its first card play of hand 2 for the test.
+    first.pause_when = [](const Bot& b) { return b.hands_started >= 2 && b.turn_kind() == "play"; };
     g.clients[0]->request_ok({{"type", "start"}, {"table", g.table}});
-    run_until(loop, g.all(), [&] { return watcher.hands_started >= 2; }, "the second hand");
+    run_until(loop, g.all(), [&] { return first.ready() && first.pause_when(first); }, "seat 0's first play of hand 2");
 
-    // Mid-game, the spectator tries to play a card that is on the table's list of moves.
-    const json refused = eye.request({{"type", "act"}, {"table", g.table}, {"action", {{"type", "play"}, {"card", "2C"}}}});
+    // The spectator tries the very card seat 0 may play now: refused, as a spectator.
+    const json card = first.turn->at("legal").at("cards")[0];
+    const json play = {{"type", "play"}, {"card", card}};
+    const json refused = eye.request({{"type", "act"}, {"table", g.table}, {"action", play}});
     CHECK(refused.at("type") == "error");
     CHECK(refused.at("code") == "spectator_cannot_act");
     CHECK(refused.at("re") == "act");
-    // It may not sit where it watches as another seat's holder, nor start the game.
-    const json start = eye.request({{"type", "start"}, {"table", g.table}});
-    CHECK(start.at("code") == "not_seated");
+    CHECK(eye.request({{"type", "start"}, {"table", g.table}}).at("code") == "not_seated");
+    CHECK(eye.request({{"type", "again"}, {"table", g.table}}).at("code") == "not_seated");
 
-    g.play_to_game_over(loop);
-    check_problems(g.all());
-    CHECK(watcher.turns == 0);
-    CHECK(watcher.actions == 0);
-    CHECK(*watcher.game_over == *g.seat(0).game_over);
-    // It saw every event from its watch on, one seq each.
-    CHECK(watcher.events.back().at("seq").get<std::uint64_t>() - watcher.events.front().at("seq").get<std::uint64_t>() + 1 ==
-          watcher.events.size());
-    // It never saw a card before it was played, nor a hand in a snapshot.
-    const LeakReport r = check_no_leaks({{eye.label(), -1, &eye.received()}}, g.table, false);
-    for (const auto& p : r.problems) FAIL_CHECK(p);
-    CHECK(r.hidden > 0);
+    // A second spectator comes in now: its snapshot shows no hand, and it follows from there.
+    TestClient late_eye(loop, server.port(), "spectator-late");
+    late_eye.hello("late");
+    late_eye.request_ok({{"type", "watch"}, {"table", g.table}});
+    const json snap = late_eye.wait_for([](const json& f) { return f.value("type", "") == "snapshot"; }, "the snapshot");
+    CHECK(snap.at("you").is_null());
+    CHECK(snap.at("view").at("viewer") == "spectator");
+    for (const char* mine : {"hand", "cards_passed", "cards_received", "center_cards", "legal"})
+        CHECK_FALSE(snap.at("view").contains(mine));
+    Bot late_watcher(late_eye, g.table, -1, 1);
+    late_watcher.handle(snap);
+
+    // The card was legal: seat 0 plays it.
+    first.pause_when = nullptr;
+    first.act(play);
+    std::vector<Bot*> bots = g.all();
+    bots.push_back(&late_watcher);
+    run_until(loop, bots, [&] { return std::all_of(bots.begin(), bots.end(), [](Bot* b) { return b->games_over > 0; }); },
+              "game over");
+    check_problems(bots);
+    for (Bot* w : {&watcher, &late_watcher}) {
+        CHECK(w->turns == 0);
+        CHECK(w->actions == 0);
+        CHECK(*w->game_over == *g.seat(0).game_over);
+        // It saw every event from its watch on, one seq each.
+        CHECK(w->events.back().at("seq").get<std::uint64_t>() - w->events.front().at("seq").get<std::uint64_t>() + 1 ==
+              w->events.size());
+    }
+    CHECK(late_watcher.events.front().at("seq") == snap.at("seq").get<std::uint64_t>() + 1);
+    // Neither saw a card before it was played, nor a hand in a snapshot.
+    for (TestClient* c : {&eye, &late_eye}) {
+        const LeakReport r = check_no_leaks({{c->label(), -1, &c->received()}}, g.table, false);
+        for (const auto& p : r.problems) FAIL_CHECK(p);
+        CHECK(r.hidden > 0);
+    }
 }
 
 TEST_CASE("e2e: a seat that lets its turns run out is played by the server, marked absent, and returns by acting") {
@@ -78,9 +105,10 @@ TEST_CASE("e2e: a seat that lets its turns run out is played by the server, mark
 
     // Its turns ran out twice: each time the server said so and moved for it;
     // the second time it was also marked absent.
+    // As seat 1's own connection tells it (what it acts on).
     auto seat_1_story = [&] {
         std::vector<std::string> story;
-        for (const auto& f : seen.events) {
+        for (const auto& f : late.events) {
             const json& e = f.at("event");
             const std::string type = e.value("type", "");
             if (e.value("seat", -1) == 1 && (type == "turn_timed_out" || type == "seat_absent" || type == "seat_returned" ||
@@ -194,7 +222,7 @@ TEST_CASE("e2e: list_tables filters by preset and by open seats") {
     CHECK(std::find(everything.begin(), everything.end(), secret) == everything.end());
 }
 
-TEST_CASE("e2e: server bots fill a table and play a game to game over; again starts game 2, seqs continuing") {
+TEST_CASE("e2e: server bots fill a table and play to game over and again starts game 2 with seqs continuing") {
     TestServer server({"--messages-per-second", "100000", "--bot-delay-ms", "0"});
     EventLoop loop;
     TestClient human(loop, server.port(), "bots-human");

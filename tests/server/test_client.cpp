@@ -48,7 +48,10 @@ struct TestClient::Impl {
         ws.async_read(buffer, [this, owner](beast::error_code ec, std::size_t) {
             --reads;
             if (ec) {
-                if (ec == websocket::error::closed)
+                // A close frame that came in counts even if answering it
+                // failed (a server that fails the connection, as for a frame
+                // too big, may not wait for the answer).
+                if (ec == websocket::error::closed || ws.reason().code != websocket::close_code::none)
                     owner->on_closed(ws.reason().code, ws.reason().reason.c_str());
                 else
                     owner->on_closed(std::nullopt, ec.message());
