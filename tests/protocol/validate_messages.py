@@ -3,11 +3,17 @@
 
     validate_messages.py SCHEMA_DIR FILE...
     validate_messages.py SCHEMA_DIR --examples PROTOCOL.md
+    validate_messages.py SCHEMA_DIR --server-frames FILE...
 
 Each FILE is JSON Lines: one object a line, {"dir": "in" | "out", "frame": <message>}, where "in" is
 client -> server and "out" server -> client. A line may also carry "expect": "invalid" (the line passes
 only when the frame fails validation: for files of messages that must be refused) and "note" (ignored).
 Blank lines and lines starting with # are skipped.
+
+With --server-frames, the FILEs are the frame logs of the end-to-end test client (tests/server/):
+only the frames the server sent ({"dir": "out", "frame": ...}) are validated; what the tests sent
+(deliberately bad input among it), binary frames and close records are skipped. Every file must hold
+at least one server frame.
 
 With --examples, every fenced block tagged ```json client (an "in" frame) or ```json server (an "out"
 frame) in the Markdown file is validated.
@@ -156,7 +162,7 @@ def check(schemas, direction, frame):
     return problems
 
 
-def lines_of(path):
+def lines_of(path, server_frames=False):
     """(line number, dir, frame, expect) for each message of a JSON Lines file."""
     with open(path, encoding="utf-8") as f:
         for n, line in enumerate(f, 1):
@@ -167,6 +173,8 @@ def lines_of(path):
                 rec = json.loads(line)
             except json.JSONDecodeError as e:
                 yield n, None, None, None, f"not JSON: {e}"
+                continue
+            if server_frames and not (isinstance(rec, dict) and rec.get("dir") == "out" and "frame" in rec):
                 continue
             if not isinstance(rec, dict) or "frame" not in rec or "dir" not in rec:
                 yield n, None, None, None, 'expected an object with "dir" and "frame"'
@@ -209,15 +217,19 @@ def main(argv):
     schemas = Schemas(args[0])
     sources = []
     rest = args[1:]
+    server_frames = False
     while rest:
-        if rest[0] == "--examples":
+        if rest[0] == "--server-frames":
+            server_frames = True
+            rest = rest[1:]
+        elif rest[0] == "--examples":
             if len(rest) < 2:
                 print("--examples needs a Markdown file", file=sys.stderr)
                 return 2
             sources.append((rest[1], examples_of(rest[1])))
             rest = rest[2:]
         else:
-            sources.append((rest[0], lines_of(rest[0])))
+            sources.append((rest[0], lines_of(rest[0], server_frames)))
             rest = rest[1:]
 
     failed = checked = empty = 0

@@ -1,6 +1,9 @@
 #include "test_client.hpp"
 
+#include <signal.h>
+
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <map>
 #include <sstream>
@@ -73,7 +76,9 @@ std::filesystem::path frame_log_path(std::string& label) {
     std::string file = label;
     for (char& c : file)
         if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '_') c = '_';
-    const auto dir = std::filesystem::path(SPARTS_BINARY_DIR) / "frames";
+    // SPARTS_FRAMES_DIR: where a run that checks the logs against the schemas wants them.
+    const char* chosen = std::getenv("SPARTS_FRAMES_DIR");
+    const auto dir = chosen && *chosen ? std::filesystem::path(chosen) : std::filesystem::path(SPARTS_BINARY_DIR) / "frames";
     std::filesystem::create_directories(dir);
     return dir / (file + ".jsonl");
 }
@@ -433,6 +438,17 @@ void TableGame::play_to_game_over(EventLoop& loop, int games, Millis timeout) {
             return std::all_of(bots.begin(), bots.end(), [&](const auto& b) { return b->games_over >= games; });
         },
         "game over at " + table, timeout);
+}
+
+std::optional<int> stop_server(TestServer& server, EventLoop& loop, Millis timeout) {
+    if (!server.running()) return server.wait_exit(Millis(0));
+    ::kill(server.pid(), SIGTERM);
+    const auto deadline = Clock::now() + timeout;
+    for (;;) {
+        if (auto status = server.wait_exit(Millis(0))) return status;
+        if (Clock::now() >= deadline) return std::nullopt;
+        if (!loop.run_one(Clock::now() + Millis(20))) server.wait_exit(Millis(20));
+    }
 }
 
 json create_table(const std::string& preset, const json& options, int turn_seconds) {
