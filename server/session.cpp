@@ -233,12 +233,20 @@ void Session::send(Frame frame) {
 
 void Session::send(std::vector<Frame> frames) {
     net::post(ws_.get_executor(), [self = shared_from_this(), frames = std::move(frames)]() mutable {
-        for (Frame& f : frames) self->on_send(std::move(f));
+        // All of them queued before the first write, so that a batching client
+        // gets a table step's frames in one WebSocket message.
+        for (Frame& f : frames)
+            if (!self->enqueue(std::move(f))) return;
+        if (!self->writing_ && !self->queue_.empty()) self->do_write();
     });
 }
 
 void Session::on_send(Frame frame) {
-    if (closing_) return;
+    if (enqueue(std::move(frame)) && !writing_) do_write();
+}
+
+bool Session::enqueue(Frame frame) {
+    if (closing_) return false;
     queued_bytes_ += frame->size();
     if (queued_bytes_ > hub_.config.write_queue_bytes) {
         spdlog::info("session {} ({}): over {} bytes queued, closed as too slow", serial_, address_,
@@ -250,11 +258,12 @@ void Session::on_send(Frame frame) {
         }
         queued_bytes_ -= frame->size();
         hub_.metrics.closed_too_slow.fetch_add(1, std::memory_order_relaxed);
-        return on_close(CloseCode::too_slow, "too slow reading");
+        on_close(CloseCode::too_slow, "too slow reading");
+        return false;
     }
     queue_.push_back(std::move(frame));
     hub_.metrics.frames_sent.fetch_add(1, std::memory_order_relaxed);
-    if (!writing_) do_write();
+    return true;
 }
 
 void Session::do_write() {

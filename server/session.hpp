@@ -65,6 +65,7 @@ private:
     void handle(std::string_view text);
     void dispatch(Request request);
     void on_send(Frame frame);
+    bool enqueue(Frame frame);  // false once the connection is closing
     void do_write();
     void on_write(boost::beast::error_code ec, std::size_t bytes);
     void on_close(CloseCode code, std::string reason);

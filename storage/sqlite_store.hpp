@@ -21,6 +21,7 @@
 #include "protocol/outcome.hpp"
 #include "storage/store.hpp"
 
+struct sqlite3;
 namespace SQLite {
 class Database;
 }
@@ -59,6 +60,7 @@ private:
     SqliteStore(std::string path, SqliteOptions options);
     void run_writer();
     void run_checkpointer();
+    void checkpoint(sqlite3* db);
     std::unique_ptr<SQLite::Database> open_reader();
 
     std::string path_;

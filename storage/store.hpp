@@ -41,6 +41,8 @@ public:
         std::uint64_t commits = 0;
         std::uint64_t writes = 0;
         std::uint64_t failed_commits = 0;
+        std::uint64_t checkpoints = 0;
+        std::uint64_t log_restarts = 0;  // checkpoints that had to wait for the writer to restart the log
     };
     virtual Stats stats() const = 0;
 };

@@ -140,4 +140,7 @@ TEST_CASE("e2e: in twenty games no card reaches a client before it is played, no
               });
               c[0][i]["event"]["bid"] = 2;
           }) > 0);
+    // The server stops cleanly after all that (under a sanitizer: no report, no leak).
+    const auto status = stop_server(server, loop);
+    CHECK_MESSAGE(status == 0, server.output());
 }

@@ -90,6 +90,9 @@ TEST_CASE("e2e: a spectator follows a game to game over, is never asked to play 
         for (const auto& p : r.problems) FAIL_CHECK(p);
         CHECK(r.hidden > 0);
     }
+    // The server stops cleanly after all that (under a sanitizer: no report, no leak).
+    const auto status = stop_server(server, loop);
+    CHECK_MESSAGE(status == 0, server.output());
 }
 
 TEST_CASE("e2e: a seat that lets its turns run out is played by the server, marked absent, and returns by acting") {
@@ -150,6 +153,9 @@ TEST_CASE("e2e: a seat that lets its turns run out is played by the server, mark
         if (f.value("type", "") == "your_turn" && f.at("ms_left").is_number()) ++timed_after;
     CHECK(timed_after > timed);
     check_problems(g.all());
+    // The server stops cleanly after all that (under a sanitizer: no report, no leak).
+    const auto status = stop_server(server, loop);
+    CHECK_MESSAGE(status == 0, server.output());
 }
 
 TEST_CASE("e2e: a private table seats only those with its invite and is not listed") {
@@ -181,6 +187,9 @@ TEST_CASE("e2e: a private table seats only those with its invite and is not list
     CHECK(sat.at("table") == table);
     CHECK(sat.at("seat") == 0);
     CHECK(host.request_ok({{"type", "sit"}, {"table", table}, {"invite", invite}}).at("seat") == 1);
+    // The server stops cleanly after all that (under a sanitizer: no report, no leak).
+    const auto status = stop_server(server, loop);
+    CHECK_MESSAGE(status == 0, server.output());
 }
 
 TEST_CASE("e2e: list_tables filters by preset and by open seats") {
@@ -220,6 +229,9 @@ TEST_CASE("e2e: list_tables filters by preset and by open seats") {
     // The private one is never listed.
     const auto everything = listed(a, {{"open", false}});
     CHECK(std::find(everything.begin(), everything.end(), secret) == everything.end());
+    // The server stops cleanly after all that (under a sanitizer: no report, no leak).
+    const auto status = stop_server(server, loop);
+    CHECK_MESSAGE(status == 0, server.output());
 }
 
 TEST_CASE("e2e: server bots fill a table and play to game over and again starts game 2 with seqs continuing") {
@@ -258,4 +270,7 @@ TEST_CASE("e2e: server bots fill a table and play to game over and again starts 
     // Seqs never restart: the whole stream is one run, checked frame by frame by the bot.
     CHECK(me.events.back().at("seq").get<std::uint64_t>() - me.events.front().at("seq").get<std::uint64_t>() + 1 ==
           me.events.size());
+    // The server stops cleanly after all that (under a sanitizer: no report, no leak).
+    const auto status = stop_server(server, loop);
+    CHECK_MESSAGE(status == 0, server.output());
 }

@@ -1,8 +1,9 @@
 #include "test_client.hpp"
 
-#include <cstdlib>
+#include <signal.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <map>
 #include <sstream>
@@ -437,6 +438,17 @@ void TableGame::play_to_game_over(EventLoop& loop, int games, Millis timeout) {
             return std::all_of(bots.begin(), bots.end(), [&](const auto& b) { return b->games_over >= games; });
         },
         "game over at " + table, timeout);
+}
+
+std::optional<int> stop_server(TestServer& server, EventLoop& loop, Millis timeout) {
+    if (!server.running()) return server.wait_exit(Millis(0));
+    ::kill(server.pid(), SIGTERM);
+    const auto deadline = Clock::now() + timeout;
+    for (;;) {
+        if (auto status = server.wait_exit(Millis(0))) return status;
+        if (Clock::now() >= deadline) return std::nullopt;
+        if (!loop.run_one(Clock::now() + Millis(20))) server.wait_exit(Millis(20));
+    }
 }
 
 json create_table(const std::string& preset, const json& options, int turn_seconds) {

@@ -11,7 +11,8 @@
 // thread.
 //
 // Every frame a client sends or receives is kept in memory and written, as it
-// happens, to SPARTS_BINARY_DIR/frames/<label>.jsonl, one JSON object a line:
+// happens, to SPARTS_BINARY_DIR/frames/<label>.jsonl (or the folder named by
+// the environment variable SPARTS_FRAMES_DIR), one JSON object a line:
 //   {"dir":"in","frame":{...}}    a frame the client sent (in to the server)
 //   {"dir":"out","frame":{...}}   a frame the server sent (out of the server)
 //   {"dir":"in","text":"..."}     a text frame sent that is not JSON
@@ -32,6 +33,7 @@
 #include <string>
 #include <vector>
 #include <nlohmann/json.hpp>
+#include "test_server.hpp"
 
 namespace sparts::e2e {
 
@@ -209,6 +211,12 @@ struct TableGame {
 // spectators watch. The game is not started.
 TableGame set_up_table(EventLoop& loop, std::uint16_t port, const std::string& label, const json& create, int seats,
                        int spectators, std::uint64_t seed);
+
+// Stops `server` with SIGTERM while the loop runs, so that its clients answer
+// the close handshake; its exit status (0 for a clean stop), or nothing if it
+// has not exited after `timeout`. A sanitizer report in the server (a leak
+// found at exit, say) shows as a status other than 0.
+std::optional<int> stop_server(TestServer& server, EventLoop& loop, Millis timeout = kWait);
 
 // {"type":"create_table","ruleset":{"preset":...,"options":...},"turn_seconds":0}
 json create_table(const std::string& preset, const json& options = json::object(), int turn_seconds = 0);
