@@ -17,7 +17,9 @@
 #include <cstring>
 #include <filesystem>
 #include <mutex>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "engine/game.hpp"
@@ -81,9 +83,8 @@ int append(const Args& a) {
         for (int t : go) {
             const std::string id = "t" + std::to_string(t);
             auto& s = seq[static_cast<std::size_t>(t)];
-            Batch b{AppendAction{id, 1, static_cast<int>(s), 2, action, s + 1, 1},
-                    AppendEvent{id, s + 1, 1, "card_played", event, 1},
-                    AppendEvent{id, s + 2, 1, "trick_won", event, 1}};
+            Batch b{AppendEvent{id, s + 1, 1, "card_played", event, 1, Cause{2, action}},
+                    AppendEvent{id, s + 2, 1, "trick_won", event, 1, std::nullopt}};
             s += 2;
             events += 2;
             store->submit(std::move(b), [&, t] {
@@ -118,16 +119,16 @@ int open_tables(const Args& a) {
         b.push_back(StartGame{id, 1, seed, ruleset, R"([{"player":"p0","name":"P0"}])", 1});
         Game g = *Game::create(*rules, seed);
         std::uint64_t seq = 0;
-        for (const Event& e : g.start()) b.push_back(AppendEvent{id, ++seq, 1, event_name(e), to_json(e).dump(), 1});
+        for (const Event& e : g.start()) b.push_back(AppendEvent{id, ++seq, 1, event_name(e), to_json(e).dump(), 1, std::nullopt});
         for (int i = 0; i < a.actions && !g.over(); ++i) {
             Seat seat = 0;
             while (!((g.waiting_for() >> seat) & 1)) ++seat;
             const Action action = random_action(g.legal_moves(seat), rng);
-            b.push_back(AppendAction{id, 1, i, seat, to_json(action).dump(), seq + 1, 2});
             const auto applied = g.apply(seat, action);
             if (!applied) return 1;
+            std::optional<Cause> cause = Cause{seat, to_json(action).dump()};
             for (const Event& e : *applied)
-                b.push_back(AppendEvent{id, ++seq, 1, event_name(e), to_json(e).dump(), 2});
+                b.push_back(AppendEvent{id, ++seq, 1, event_name(e), to_json(e).dump(), 2, std::exchange(cause, std::nullopt)});
         }
         store->submit(std::move(b), nullptr);
     }

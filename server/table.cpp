@@ -1,5 +1,9 @@
 #include "server/table.hpp"
 
+#include <stdexcept>
+#include <utility>
+
+
 #include <spdlog/spdlog.h>
 #include "engine/random_policy.hpp"
 #include "engine/standings.hpp"
@@ -545,11 +549,13 @@ void Table::apply(Seat seat, const Action& action) {
 }
 
 void Table::publish(std::span<const Event> events, std::optional<std::pair<Seat, Action>> cause) {
+    std::optional<storage::Cause> stored_cause;
     if (cause) {
         hub_.metrics.actions.fetch_add(1, std::memory_order_relaxed);
         if (cause->second.kind == ActionKind::play) hub_.metrics.card_plays.fetch_add(1, std::memory_order_relaxed);
-        store(storage::AppendAction{id_, game_number_, static_cast<int>(actions_.size()), cause->first,
-                                    to_json(cause->second).dump(), seq_ + 1, now_});
+        // Recovery replays the actions: the store keeps each on the first event it caused.
+        if (events.empty()) throw std::logic_error("an action applied without an event");
+        stored_cause = storage::Cause{cause->first, to_json(cause->second).dump()};
         actions_.push_back(*cause);
     }
     for (const Event& e : events) {
@@ -568,7 +574,8 @@ void Table::publish(std::span<const Event> events, std::optional<std::pair<Seat,
             }
         }
         // The store keeps everything, secret cards included; only the archive of a finished game shows them.
-        store(storage::AppendEvent{id_, entry.seq, game_number_, event_name(e), secret ? to_json(e).dump() : body, now_});
+        store(storage::AppendEvent{id_, entry.seq, game_number_, event_name(e), secret ? to_json(e).dump() : body, now_,
+                                   std::exchange(stored_cause, std::nullopt)});
         if (const auto* scored = std::get_if<HandScored>(&e)) {
             hand_scored_sides_ = 0;
             for (const auto& side : scored->sides) {
@@ -585,7 +592,7 @@ void Table::publish(std::span<const Event> events, std::optional<std::pair<Seat,
 void Table::publish_table_event(json event) {
     const std::string body = event.dump();
     Entry entry{++seq_, share(envelope(id_, seq_, body)), {}};
-    store(storage::AppendEvent{id_, entry.seq, game_number_, event["type"].get<std::string>(), body, now_});
+    store(storage::AppendEvent{id_, entry.seq, game_number_, event["type"].get<std::string>(), body, now_, std::nullopt});
     deliver(entry);
     remember(std::move(entry));
 }

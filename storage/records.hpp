@@ -53,15 +53,11 @@ struct StartGame {
     std::string players;  // JSON array per seat: {"player":id,"name":...} or {"bot":true,"name":...}
     Millis at = 0;
 };
-// An action applied to the game, in order; `seq` is the seq of its first event.
-struct AppendAction {
-    std::string table;
-    int game = 0;
-    int index = 0;
+// The action applied to the game that caused an event. It is stored with the
+// first event it caused: one row per event, not two (see storage/README.md).
+struct Cause {
     int seat = 0;         // 250: the table itself (the game clock)
     std::string action;   // JSON
-    std::uint64_t seq = 0;
-    Millis at = 0;
 };
 // One event of the table's stream, with everything in it (secret cards too):
 // the archive reveals them once the game is over; in-progress games are never served.
@@ -72,6 +68,7 @@ struct AppendEvent {
     std::string type;
     std::string payload;  // JSON
     Millis at = 0;
+    std::optional<Cause> cause;  // set on the first event of each action
 };
 struct FinishGame {
     std::string table;
@@ -80,7 +77,7 @@ struct FinishGame {
     Millis at = 0;
 };
 
-using Write = std::variant<PutPlayer, OpenTable, CloseTable, PutSeat, StartGame, AppendAction, AppendEvent, FinishGame>;
+using Write = std::variant<PutPlayer, OpenTable, CloseTable, PutSeat, StartGame, AppendEvent, FinishGame>;
 
 // Everything one step of one table (or the lobby) writes: committed together or not at all.
 using Batch = std::vector<Write>;

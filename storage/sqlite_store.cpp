@@ -33,7 +33,8 @@ std::string explain(const SQLite::Exception& e, const std::string& path) {
         case SQLITE_NOTADB:
             return "database " + path + " is corrupt or not a SQLite database (" + e.what() + ")";
         case SQLITE_READONLY:
-            return "database " + path + " is read-only: the server needs to write it (" + e.what() + ")";
+            return "database " + path + " is read-only: the server needs to write it, and its folder for the -wal and "
+                   "-shm files beside it (" + e.what() + ")";
         case SQLITE_CANTOPEN:
             return "cannot open database " + path + ": check the path and its directory's permissions (" + e.what() + ")";
         case SQLITE_FULL:
@@ -63,8 +64,8 @@ public:
           game_player_(db_, "INSERT OR IGNORE INTO game_players (table_id, game, player) "
                             "SELECT ?, ?, json_extract(value, '$.player') FROM json_each(?) "
                             "WHERE json_extract(value, '$.player') IS NOT NULL"),
-          append_action_(db_, "INSERT INTO actions (table_id, game, idx, seat, action, seq, at_ms) VALUES (?, ?, ?, ?, ?, ?, ?)"),
-          append_event_(db_, "INSERT INTO events (table_id, seq, game, type, payload, at_ms) VALUES (?, ?, ?, ?, ?, ?)"),
+          append_event_(db_, "INSERT INTO events (table_id, seq, game, type, payload, at_ms, seat, action) "
+                             "VALUES (?, ?, ?, ?, ?, ?, ?, ?)"),
           finish_game_(db_, "UPDATE games SET finished_ms = ?, result = ? WHERE table_id = ? AND game = ?") {}
 
     // Everything in one transaction, or nothing.
@@ -134,16 +135,6 @@ private:
                            game_player_.bind(3, g.players);
                            run(game_player_);
                        },
-                       [&](const AppendAction& a) {
-                           append_action_.bind(1, a.table);
-                           append_action_.bind(2, a.game);
-                           append_action_.bind(3, a.index);
-                           append_action_.bind(4, a.seat);
-                           append_action_.bind(5, a.action);
-                           append_action_.bind(6, as_int(a.seq));
-                           append_action_.bind(7, a.at);
-                           run(append_action_);
-                       },
                        [&](const AppendEvent& e) {
                            append_event_.bind(1, e.table);
                            append_event_.bind(2, as_int(e.seq));
@@ -151,6 +142,13 @@ private:
                            append_event_.bind(4, e.type);
                            append_event_.bind(5, e.payload);
                            append_event_.bind(6, e.at);
+                           if (e.cause) {
+                               append_event_.bind(7, e.cause->seat);
+                               append_event_.bind(8, e.cause->action);
+                           } else {
+                               append_event_.bind(7);
+                               append_event_.bind(8);
+                           }
                            run(append_event_);
                        },
                        [&](const FinishGame& f) {
@@ -165,8 +163,8 @@ private:
     }
 
     SQLite::Database db_;
-    SQLite::Statement put_player_, open_table_, close_table_, put_seat_, start_game_, game_player_, append_action_,
-        append_event_, finish_game_;
+    SQLite::Statement put_player_, open_table_, close_table_, put_seat_, start_game_, game_player_, append_event_,
+        finish_game_;
 };
 
 SqliteStore::SqliteStore(std::string path, SqliteOptions options) : path_(std::move(path)), options_(options) {}
@@ -184,6 +182,9 @@ Outcome<std::unique_ptr<SqliteStore>, std::string> SqliteStore::open(const std::
     try {
         SQLite::Database db(path, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
         db.setBusyTimeout(2000);
+        // A file the server may not write is opened read-only, silently: every commit would then fail.
+        if (sqlite3_db_readonly(db.getHandle(), "main") == 1)
+            return "database " + path + " is read-only: the server needs to write it (check the file's permissions)";
         // Corruption shows here rather than in the middle of a game.
         {
             SQLite::Statement check(db, "PRAGMA quick_check");
@@ -367,7 +368,8 @@ std::vector<OpenTableState> SqliteStore::open_tables() {
     SQLite::Statement seats(db, "SELECT seat, player, name, bot FROM seats WHERE table_id = ?");
     SQLite::Statement game(db, "SELECT game, seed, finished_ms IS NOT NULL, started_ms FROM games WHERE table_id = ? "
                                "ORDER BY game DESC LIMIT 1");
-    SQLite::Statement actions(db, "SELECT seat, action, seq FROM actions WHERE table_id = ? AND game = ? ORDER BY idx");
+    SQLite::Statement actions(db, "SELECT seat, action, seq FROM events WHERE table_id = ? AND game = ? "
+                                  "AND action IS NOT NULL ORDER BY seq");
     SQLite::Statement last_seq(db, "SELECT seq, at_ms FROM events WHERE table_id = ? ORDER BY seq DESC LIMIT 1");
     while (tables.executeStep()) {
         OpenTableState t;
@@ -501,7 +503,8 @@ std::optional<ArchivedGame> SqliteStore::load_game(const std::string& table, int
     ArchivedGame g;
     g.summary = summary_from(q);
     g.seed = static_cast<std::uint64_t>(q.getColumn(8).getInt64());
-    SQLite::Statement a(*reader_, "SELECT seat, action, seq FROM actions WHERE table_id = ? AND game = ? ORDER BY idx");
+    SQLite::Statement a(*reader_, "SELECT seat, action, seq FROM events WHERE table_id = ? AND game = ? "
+                                  "AND action IS NOT NULL ORDER BY seq");
     a.bind(1, table);
     a.bind(2, game);
     while (a.executeStep())

@@ -43,8 +43,7 @@ void commit(Store& store, Batch batch) {
 Batch a_finished_game(const std::string& id, int game, Millis at) {
     const std::string players = R"([{"player":"p1","name":"Ann"},{"player":"p2","name":"Bo"},{"bot":true,"name":"Bot"},{"bot":true,"name":"Bot"}])";
     return {StartGame{id, game, 42, R"({"preset":"spades","options":{}})", players, at},
-            AppendAction{id, game, 0, 0, R"({"type":"bid","bid":3})", 7, at},
-            AppendEvent{id, 7, game, "bid_made", R"({"type":"bid_made","seat":0,"bid":3})", at},
+            AppendEvent{id, 7, game, "bid_made", R"({"type":"bid_made","seat":0,"bid":3})", at, Cause{0, R"({"type":"bid","bid":3})"}},
             FinishGame{id, game, R"({"type":"game_over"})", at + 10}};
 }
 
@@ -62,8 +61,9 @@ TEST_CASE("a new file gets the latest schema, in WAL mode") {
     CHECK(schema_version(db.path()) == latest_schema_version());
     SQLite::Database check(db.path(), SQLite::OPEN_READONLY);
     CHECK(check.execAndGet("PRAGMA journal_mode").getString() == "wal");
-    for (const char* table : {"players", "tables", "seats", "games", "game_players", "actions", "events"})
+    for (const char* table : {"players", "tables", "seats", "games", "game_players", "events"})
         CHECK_MESSAGE(check.tableExists(table), table);
+    CHECK_FALSE(check.tableExists("actions"));  // kept on their events since version 3
 }
 
 TEST_CASE("every earlier schema version migrates to the latest, keeping its data") {
@@ -82,6 +82,39 @@ TEST_CASE("every earlier schema version migrates to the latest, keeping its data
         CHECK(players[0].name == "Old");
         store.reset();
         CHECK(schema_version(db.path()) == latest_schema_version());
+    }
+}
+
+TEST_CASE("actions kept in their own table before version 3 end up on their first events, in order") {
+    for (int from = 1; from < 3; ++from) {
+        CAPTURE(from);
+        TempDatabase db("migrate-actions");
+        {
+            SQLite::Database raw(db.path(), SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
+            for (int v = 0; v < from; ++v) raw.exec(migrations()[static_cast<std::size_t>(v)]);
+            raw.exec("PRAGMA user_version = " + std::to_string(from));
+            raw.exec(R"(INSERT INTO tables (id, number, ruleset, preset, seats, private, invite, turn_seconds, creator,
+                         created_ms) VALUES ('t1', 1, '{"preset":"spades","options":{}}', 'spades', 4, 0, '', 60, 'p1', 1))");
+            raw.exec(R"(INSERT INTO games (table_id, game, seed, ruleset, preset, players, started_ms)
+                         VALUES ('t1', 1, 7, '{}', 'spades', '[]', 1))");
+            // Two actions: the first caused events 2 and 3, the second event 4.
+            raw.exec(R"(INSERT INTO actions VALUES ('t1', 1, 0, 2, '{"type":"bid","bid":4}', 2, 5),
+                                                   ('t1', 1, 1, 3, '{"type":"bid","bid":"nil"}', 4, 6))");
+            raw.exec(R"(INSERT INTO events (table_id, seq, game, type, payload, at_ms) VALUES
+                         ('t1', 1, 1, 'hand_started', '{}', 1), ('t1', 2, 1, 'bid_made', '{}', 5),
+                         ('t1', 3, 1, 'bidding_over', '{}', 5), ('t1', 4, 1, 'bid_made', '{}', 6))");
+        }
+        auto store = must_open(db.path());
+        const auto open = store->open_tables();
+        REQUIRE(open.size() == 1);
+        REQUIRE(open[0].actions.size() == 2);
+        CHECK(open[0].actions[0].seat == 2);
+        CHECK(open[0].actions[0].action == R"({"type":"bid","bid":4})");
+        CHECK(open[0].actions[0].seq == 2);
+        CHECK(open[0].actions[1].seat == 3);
+        CHECK(open[0].actions[1].action == R"({"type":"bid","bid":"nil"})");
+        CHECK(open[0].actions[1].seq == 4);
+        CHECK(open[0].last_seq == 4);
     }
 }
 
@@ -135,11 +168,10 @@ TEST_CASE("open tables come back after a restart with their seats, game and acti
         commit(*store, a_table("t1", 1));
         commit(*store, a_table("t2", 2));
         commit(*store, {StartGame{"t1", 1, 99, R"({"preset":"spades","options":{}})", R"([{"player":"p1","name":"Ann"}])", 5},
-                        AppendEvent{"t1", 1, 1, "game_started", "{}", 5},
-                        AppendAction{"t1", 1, 0, 0, R"({"type":"bid","bid":2})", 2, 6},
-                        AppendEvent{"t1", 2, 1, "bid_made", "{}", 6},
-                        AppendAction{"t1", 1, 1, 1, R"({"type":"bid","bid":"nil"})", 3, 7},
-                        AppendEvent{"t1", 3, 1, "bid_made", "{}", 7}});
+                        AppendEvent{"t1", 1, 1, "game_started", "{}", 5, std::nullopt},
+                        AppendEvent{"t1", 2, 1, "bid_made", "{}", 6, Cause{0, R"({"type":"bid","bid":2})"}},
+                        AppendEvent{"t1", 3, 1, "bid_made", "{}", 7, Cause{1, R"({"type":"bid","bid":"nil"})"}},
+                        AppendEvent{"t1", 4, 1, "hand_over", "{}", 7, std::nullopt}});
         commit(*store, {CloseTable{"t2", "abandoned", 9}});
     }
     auto store = must_open(db.path());
@@ -164,7 +196,7 @@ TEST_CASE("open tables come back after a restart with their seats, game and acti
     CHECK(t.actions[1].action == R"({"type":"bid","bid":"nil"})");
     CHECK(t.actions[1].seat == 1);
     CHECK(t.actions[1].seq == 3);
-    CHECK(t.last_seq == 3);
+    CHECK(t.last_seq == 4);
 }
 
 TEST_CASE("the archive lists finished games only, filtered and in pages") {
@@ -219,7 +251,7 @@ TEST_CASE("batches from many threads are committed in groups, each callback once
         threads.emplace_back([&, t] {
             const std::string id = "t" + std::to_string(t);
             for (int i = 0; i < kBatches; ++i)
-                store->submit({AppendEvent{id, static_cast<std::uint64_t>(i + 1), 1, "card_played", "{}", 1}},
+                store->submit({AppendEvent{id, static_cast<std::uint64_t>(i + 1), 1, "card_played", "{}", 1, std::nullopt}},
                               [&] { ++callbacks; });
         });
     for (auto& th : threads) th.join();
