@@ -5,6 +5,7 @@
 
 #include "engine/basic_bot.hpp"
 #include "engine/random_policy.hpp"
+#include "engine/strong_bot.hpp"
 
 namespace sparts {
 
@@ -23,14 +24,13 @@ std::optional<BotLevel> parse_bot_level(std::string_view name) {
     return std::nullopt;
 }
 
-Action decide(BotLevel level, const SeatView& view, const BotMemory& memory, Rng& rng) {
+Action decide(BotLevel level, const SeatView& view, const BotMemory& memory, Rng& rng, const BotOptions& options) {
     if (!view.legal.any) throw std::logic_error("decide: the seat has nothing to do");
     Action a;
     switch (level) {
         case BotLevel::random: a = random_action(view.legal, rng); break;
-        // TODO(issue 6): `strong` is a later task; until then it plays as `basic`.
-        case BotLevel::strong:
         case BotLevel::basic: a = basic_action(view, memory, rng); break;
+        case BotLevel::strong: a = strong_action(view, memory, rng, options); break;
     }
     // A bot that picks an illegal action is a bug in the bot: stop loudly, in
     // every build (the check is one mask test).

@@ -39,6 +39,17 @@ void BotMemory::on_card(const CardPlayed& e) {
         voids_[e.seat] = static_cast<std::uint8_t>(voids_[e.seat] | (1u << static_cast<int>(trick_lead_.suit())));
 }
 
+BotMemory BotMemory::imagined(Seat other, CardSet hand, CardSet center_cards) const {
+    BotMemory m = *this;
+    if (other == seat_) return m;
+    m.seat_ = other;
+    m.dealt_ = hand | played_by_[other];
+    m.passed_ = m.received_ = CardSet();
+    m.passed_to_ = m.known_held_ = {};
+    m.center_cards_ = center_cards;
+    return m;
+}
+
 void BotMemory::observe(const Event& raw) {
     const Event event = redact(raw, seat_);
     std::visit(

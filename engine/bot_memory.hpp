@@ -66,6 +66,12 @@ public:
 
     static constexpr int kNoBid = -1;
 
+    // For the strong bot's simulations: what seat `other` might remember in a
+    // sampled deal where it holds `hand` and took `center_cards`: everything
+    // public here (cards played, voids, tricks, bids, scores), its own cards, and
+    // nothing of its passes (this seat does not know them).
+    BotMemory imagined(Seat other, CardSet hand, CardSet center_cards) const;
+
 private:
     void start_hand(const HandStarted& e);
     void on_card(const CardPlayed& e);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 namespace sparts::bot {
 
@@ -58,11 +59,11 @@ Reading::Reading(const SeatView& v, const BotMemory& m)
 }
 
 CardSet Reading::higher_out(Card card) const {
-    CardSet out;
-    if (card.is_joker()) return out;
-    for (Card c : of_suit(unseen, card.suit()))
-        if (c.rank() > card.rank()) out.insert(c);
-    return out;
+    if (card.is_joker()) return {};
+    // The ranks above card's, in its suit, in both decks (card.hpp's bit layout).
+    const std::uint64_t above = (std::uint64_t{0x1FFF} >> (card.rank() + 1)) << (card.rank() + 1);
+    const std::uint64_t run = above << (16 * static_cast<int>(card.suit()));
+    return unseen & CardSet(run, run);
 }
 
 bool Reading::may_hold(Seat seat, Suit suit) const {
@@ -71,19 +72,34 @@ bool Reading::may_hold(Seat seat, Suit suit) const {
     return !memory.void_in(seat, suit) && !of_suit(unseen, suit).empty();
 }
 
+namespace {
+
+// 1 - (1 - held / pool)^k, remembered per thread: the strong bot's simulations
+// ask for the same few thousand values millions of times.
+double chance_of_any(int held, int pool, int k) {
+    constexpr int kHeld = 32, kPool = 128, kCount = 64;
+    auto compute = [&] { return 1.0 - std::pow(1.0 - std::min(1.0, static_cast<double>(held) / pool), k); };
+    if (held >= kHeld || pool >= kPool || k >= kCount) return compute();
+    thread_local std::vector<double> table(static_cast<std::size_t>(kHeld * kPool * kCount), -1.0);
+    double& c = table[static_cast<std::size_t>((held * kPool + pool) * kCount + k)];
+    if (c < 0) c = compute();
+    return c;
+}
+
+}  // namespace
+
 double Reading::holds_any(Seat seat, CardSet cards) const {
     if (seat == me) return hand.intersects(cards) ? 1.0 : 0.0;
     if (memory.known_held(seat).intersects(cards)) return 1.0;
     // Cards I passed to someone else are not with this seat.
     for (int s = 0; s < seats; ++s)
         if (s != seat) cards &= ~memory.known_held(static_cast<Seat>(s));
-    int k = 0;
-    for (Card c : cards)
-        if (c.is_joker() || !memory.void_in(seat, c.suit())) ++k;
+    int k = (cards & CardSet::jokers()).size();
+    for (int suit = 0; suit < kSuitCount; ++suit)
+        if (!memory.void_in(seat, static_cast<Suit>(suit))) k += of_suit(cards, static_cast<Suit>(suit)).size();
     const int pool = unseen.size();
     if (k == 0 || pool == 0) return 0.0;
-    const double share = std::min(1.0, static_cast<double>(view.hand_sizes[seat]) / pool);
-    return 1.0 - std::pow(1.0 - share, k);
+    return chance_of_any(view.hand_sizes[seat], pool, k);
 }
 
 TrickRead read_trick(const Reading& r) {

@@ -58,6 +58,12 @@ Game::Game(const Ruleset& rules, std::uint64_t seed, std::vector<StackedDeal> st
     events_.reserve(64);
 }
 
+Game Game::resume(const Ruleset& rules, std::uint64_t seed, const GameState& state) {
+    Game g(rules, seed, {});
+    g.s_ = state;
+    return g;
+}
+
 std::span<const Event> Game::start() {
     events_.clear();
     // RULINGS.md: "the first dealer is drawn from the table's seed".

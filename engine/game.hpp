@@ -90,6 +90,15 @@ public:
     static Result<Game> create(const Ruleset& rules, std::uint64_t seed,
                                std::vector<StackedDeal> stacked = {});
 
+    // For a bot's simulations (strong_bot.cpp): a game that goes on from `state`,
+    // a position a seat believes possible (its own cards and what it has seen,
+    // the rest sampled). Nothing checks the state: check_invariants() can. Later
+    // hands are dealt from `seed` as usual.
+    static Game resume(const Ruleset& rules, std::uint64_t seed, const GameState& state);
+    // Puts the game back to `state` (the same caveat), keeping its buffers: one
+    // Game serves every simulation of a decision without allocating.
+    void reset(const GameState& state) { s_ = state; }
+
     // Deals the first hand. Call once, before any apply().
     std::span<const Event> start();
     Result<std::span<const Event>> apply(Seat seat, const Action& action);

@@ -127,12 +127,19 @@ Body watch_from(const json& j) {
 }
 
 Body add_bot_from(const json& j) {
-    if (auto e = refuse_unknown_members(j, "an add_bot request", {"type", "id", "table", "seat"})) return *e;
+    if (auto e = refuse_unknown_members(j, "an add_bot request", {"type", "id", "table", "seat", "level"})) return *e;
     auto table = table_of(j);
     if (!table) return table.error();
     auto seat = optional_seat(j);
     if (!seat) return seat.error();
-    return RequestBody{AddBot{std::move(*table), *seat}};
+    std::string level = "basic";
+    if (const json* l = member(j, "level")) {
+        const std::string name = l->is_string() ? l->get<std::string>() : std::string();
+        if (name != "random" && name != "basic" && name != "strong")
+            return expected("level", "one of \"random\", \"basic\", \"strong\"", *l);
+        level = name;
+    }
+    return RequestBody{AddBot{std::move(*table), *seat, std::move(level)}};
 }
 
 // leave, start, again: a table and nothing else.

@@ -58,6 +58,7 @@ struct Watch {
 struct AddBot {
     std::string table;
     std::optional<int> seat;
+    std::string level = "basic";  // random, basic or strong (checked when parsed)
 };
 struct Start { std::string table; };
 struct Again { std::string table; };

@@ -9,24 +9,41 @@ packages=(
   g++ cmake ninja-build pkg-config
   libboost1.81-dev nlohmann-json3-dev libspdlog-dev libsqlitecpp-dev doctest-dev
 )
-# What only the tests need: the JSON Schema validator the protocol tests use.
+# What only the tests need: the JSON Schema validator the protocol tests use, and
+# Debian's Chromium (with its driver) that the web client's browser tests drive.
 test_packages=(
   python3-jsonschema
+  chromium chromium-driver
 )
+# Node.js and npm for the web client's tests (web/): Debian's, unless a node and an
+# npm are already installed (NodeSource's nodejs package has its own npm, which
+# Debian's npm package would conflict with).
+if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
+  test_packages+=(nodejs npm)
+fi
 packages+=("${test_packages[@]}")
 
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
-[ ${#missing[@]} -eq 0 ] && exit 0
 
-as_root=()
-if [ "$(id -u)" -ne 0 ]; then
-  command -v sudo >/dev/null || { echo "install-deps: need root or sudo to install: ${missing[*]}" >&2; exit 1; }
-  as_root=(sudo)
+if [ ${#missing[@]} -gt 0 ]; then
+  as_root=()
+  if [ "$(id -u)" -ne 0 ]; then
+    command -v sudo >/dev/null || { echo "install-deps: need root or sudo to install: ${missing[*]}" >&2; exit 1; }
+    as_root=(sudo)
+  fi
+  echo "install-deps: installing ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  "${as_root[@]}" apt-get update -qq
+  "${as_root[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
-echo "install-deps: installing ${missing[*]}"
-export DEBIAN_FRONTEND=noninteractive
-"${as_root[@]}" apt-get update -qq
-"${as_root[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+
+# The web client's test tools (playwright-core, typescript), exactly as
+# web/package-lock.json pins them; again only when the lock file changed.
+web="$(dirname "$0")/../web"
+if [ ! -f "$web/node_modules/.package-lock.json" ] || [ "$web/package-lock.json" -nt "$web/node_modules/.package-lock.json" ]; then
+  echo "install-deps: npm ci in web/"
+  (cd "$web" && npm ci --no-audit --no-fund --loglevel=error)
+fi

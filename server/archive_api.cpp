@@ -76,6 +76,12 @@ ApiResponse list(const std::map<std::string, std::string>& params, storage::Stor
             if (!n) return error(http::status::bad_request, "bad_parameter", "limit: expected 1 to 500");
             q.limit = static_cast<int>(*n);
         } else if (key == "cursor") {
+            // Only a cursor this server gave ("finished/table/game"): another is refused, not read as "from the start".
+            const auto a = value.find('/');
+            const auto b = value.rfind('/');
+            if (a == std::string::npos || a == b || !number(value.substr(0, a), 0, std::int64_t{1} << 53) ||
+                !number(value.substr(b + 1), 1, 1000000))
+                return error(http::status::bad_request, "bad_parameter", "cursor: expected the next_cursor of a page");
             q.cursor = value;
         } else {
             return error(http::status::bad_request, "bad_parameter",

@@ -90,6 +90,15 @@ const std::vector<Setting>& settings() {
          number(&Config::table_grace_seconds, 0, 86400)},
         {"bot-delay-ms", "milliseconds a bot or an absent seat waits before it plays (default 400)",
          number(&Config::bot_delay_ms, 0, 60000)},
+        {"bot-budget-ms", "milliseconds a strong server bot may think a move, off the table's strand (default 20)",
+         number(&Config::bot_budget_ms, 1, 10000)},
+        {"absent-bot-level", "random, basic (default) or strong: the bot that plays a timed-out, absent or left seat",
+         [](Config& c, const std::string& v) -> std::string {
+             if (v != "random" && v != "basic" && v != "strong")
+                 return "expected random, basic or strong, got \"" + v + "\"";
+             c.absent_bot_level = v;
+             return {};
+         }},
         {"shutdown-seconds", "at SIGTERM/SIGINT, seconds to wait for clients to close before exiting (default 10)",
          number(&Config::shutdown_seconds, 0, 3600)},
         {"history-events", "events kept per table for reconnecting clients (default 512)",
@@ -165,7 +174,8 @@ std::string describe(const Config& c) {
            ", idle-timeout = " + std::to_string(c.idle_timeout_seconds) +
            ", tables-per-player = " + std::to_string(c.tables_per_player) +
            ", connections-per-address = " + std::to_string(c.connections_per_address) +
-           ", turn-seconds = " + std::to_string(c.turn_seconds) + ", table-grace = " + std::to_string(c.table_grace_seconds);
+           ", turn-seconds = " + std::to_string(c.turn_seconds) + ", table-grace = " + std::to_string(c.table_grace_seconds) +
+           ", bot-budget-ms = " + std::to_string(c.bot_budget_ms) + ", absent-bot-level = " + c.absent_bot_level;
     return out;
 }
 

@@ -6,6 +6,7 @@
 #include "server/archive_api.hpp"
 #include "server/session.hpp"
 #include "server/table_registry.hpp"
+#include "server/web_assets.hpp"
 
 namespace sparts::server {
 
@@ -84,9 +85,23 @@ void HttpSession::on_read(beast::error_code ec, std::size_t) {
         res.set(http::field::content_type, "text/plain; version=0.0.4");
         res.body() = hub_.metrics.render(static_cast<std::int64_t>(hub_.sessions.size()),
                                          static_cast<std::int64_t>(hub_.tables.size()));
-    } else if (req.target() == "/") {
-        res.result(http::status::ok);
-        res.body() = "sparts-server: connect a WebSocket client to /ws (protocol: protocol/PROTOCOL.md)\n";
+    } else if (auto file = find_static_file(req.target())) {
+        // The web client (web/, embedded at build time). Revalidated on each load
+        // (no-cache + ETag): a new server version is picked up at once, and an
+        // unchanged file costs a 304.
+        res.set(http::field::cache_control, "no-cache");
+        res.set(http::field::etag, file->etag);
+        res.set("X-Content-Type-Options", "nosniff");
+        res.set("Content-Security-Policy",
+                "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'self'; frame-ancestors 'none'");
+        if (req[http::field::if_none_match] == file->etag) {
+            res.result(http::status::not_modified);
+            res.erase(http::field::content_type);
+        } else {
+            res.result(http::status::ok);
+            res.set(http::field::content_type, file->content_type);
+            res.body() = std::string(file->body);
+        }
     } else {
         res.result(http::status::not_found);
         res.body() = "not found\n";

@@ -29,7 +29,7 @@ int main(int argc, char** argv) {
         // A line a supervisor or a test can wait for.
         std::printf("listening on %s:%u\n", config->address.c_str(), static_cast<unsigned>(port));
         std::fflush(stdout);
-        server.run();
+        if (!server.run()) return 3;  // the store has said what it could not commit
         spdlog::info("sparts-server stopped");
     } catch (const std::exception& e) {
         spdlog::critical("cannot start: {}", e.what());

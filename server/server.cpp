@@ -1,5 +1,8 @@
 #include "server/server.hpp"
 
+#include <algorithm>
+#include <chrono>
+
 #include <boost/asio/ip/address.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <spdlog/spdlog.h>
@@ -56,8 +59,17 @@ std::uint16_t Server::start() {
         hub_.store = store_.get();
         restore();
     }
-    const auto address = net::ip::make_address(config_.address);
-    listener_ = std::make_shared<Listener>(hub_, net::ip::tcp::endpoint(address, config_.port));
+    boost::system::error_code bad_address;
+    const auto address = net::ip::make_address(config_.address, bad_address);
+    if (bad_address)
+        throw std::runtime_error("--address: \"" + config_.address + "\" is not an IP address (" + bad_address.message() + ")");
+    try {
+        listener_ = std::make_shared<Listener>(hub_, net::ip::tcp::endpoint(address, config_.port));
+    } catch (const boost::system::system_error& e) {
+        // "bind: Address already in use" says neither which address nor which setting.
+        throw std::runtime_error("cannot listen on " + config_.address + ":" + std::to_string(config_.port) +
+                                 " (--address, --port): " + e.code().message());
+    }
     listener_->run();
     signals_.async_wait([this](boost::system::error_code ec, int signal) {
         if (ec) return;
@@ -67,13 +79,19 @@ std::uint16_t Server::start() {
     return listener_->port();
 }
 
-void Server::run() {
+bool Server::run() {
     const int n = config_.threads > 0 ? config_.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
     std::vector<std::thread> threads;
     for (int i = 1; i < n; ++i) threads.emplace_back([this] { io_.run(); });
     io_.run();
     for (auto& t : threads) t.join();
-    if (store_) store_->flush();
+    // The commits in flight get the shutdown time; a disk that stays full does
+    // not keep the process from exiting (the store says what it leaves).
+    if (store_ && !store_->flush(std::chrono::seconds(std::max(1, config_.shutdown_seconds)))) {
+        spdlog::error("database: commits still failing after {} s at shutdown", std::max(1, config_.shutdown_seconds));
+        return false;
+    }
+    return true;
 }
 
 void Server::stop() {

@@ -29,8 +29,9 @@ public:
     // message for the operator when it cannot.
     std::uint16_t start();
     // Runs the io_context on config.threads threads (this one included) until
-    // stop() completes or SIGTERM / SIGINT arrive.
-    void run();
+    // stop() completes or SIGTERM / SIGINT arrive; false if commits in flight
+    // still failed when the shutdown time ran out (their steps are lost).
+    bool run();
     // Thread-safe: stop accepting, say goodbye to every client, and return
     // from run() once they are gone (or after --shutdown-seconds); run() then
     // waits for the store to commit what is in flight. Tables stay open in

@@ -3,10 +3,9 @@
 #include <stdexcept>
 #include <utility>
 
-
 #include <spdlog/spdlog.h>
-#include "engine/random_policy.hpp"
 #include "engine/standings.hpp"
+#include "engine/view.hpp"
 #include "protocol/action_json.hpp"
 #include "protocol/event_json.hpp"
 #include "protocol/json_text.hpp"
@@ -103,8 +102,10 @@ Outcome<std::shared_ptr<Table>, std::string> Table::recover(Hub& hub, const stor
         if (!created) return "table " + t.id + ": " + created.error().message;
         x.game_.emplace(std::move(*created));
         x.game_number_ = stored.game;
+        x.reset_bots(stored.seed);
         auto scan = [&](std::span<const Event> events) {
-            for (const Event& e : events)
+            for (const Event& e : events) {
+                for (BotMemory& m : x.memories_) m.observe(e);
                 if (const auto* scored = std::get_if<HandScored>(&e)) {
                     x.hand_scored_sides_ = 0;
                     for (const auto& side : scored->sides) {
@@ -112,6 +113,7 @@ Outcome<std::shared_ptr<Table>, std::string> Table::recover(Hub& hub, const stor
                         x.side_seats_[static_cast<std::size_t>(x.hand_scored_sides_++)] = side.seats;
                     }
                 }
+            }
         };
         scan(x.game_->start());
         for (std::size_t i = 0; i < stored.actions.size(); ++i) {
@@ -326,6 +328,7 @@ void Table::on_leave(const std::shared_ptr<Session>& s, const PlayerRef& p, cons
     if (playing) {
         // The game goes on: a bot plays the seat until someone takes it.
         st.bot = true;
+        st.level = parse_bot_level(hub_.config.absent_bot_level).value_or(BotLevel::basic);
         st.name = "Bot";
         publish_table_event({{"type", "seat_taken"}, {"seat", seat}, {"player", nullptr}, {"bot", true}});
     }
@@ -376,6 +379,7 @@ void Table::on_add_bot(const std::shared_ptr<Session>& s, const PlayerRef& p, co
     SeatState& st = seats_[static_cast<std::size_t>(seat)];
     st = SeatState{};
     st.bot = true;
+    st.level = parse_bot_level(a.level).value_or(BotLevel::basic);
     st.name = "Bot";
     store_seat(seat);
     publish_table_event({{"type", "seat_taken"}, {"seat", seat}, {"player", nullptr}, {"bot", true}});
@@ -525,6 +529,7 @@ void Table::new_game() {
             players.push_back({{"player", st.player}, {"name", st.name}});
     }
     store(storage::StartGame{id_, game_number_, seed, to_json(rules_).dump(), players.dump(), now_});
+    reset_bots(seed);
     publish_table_event({{"type", "game_started"}, {"game", game_number_}, {"ruleset", to_json(rules_)}});
     const auto first = game_->start();
     const std::vector<Event> events(first.begin(), first.end());
@@ -559,6 +564,7 @@ void Table::publish(std::span<const Event> events, std::optional<std::pair<Seat,
         actions_.push_back(*cause);
     }
     for (const Event& e : events) {
+        for (BotMemory& m : memories_) m.observe(e);  // each redacts for its seat
         if (std::holds_alternative<HandStarted>(e)) history_.clear();  // a returning client older than this gets a snapshot
         Entry entry{++seq_, nullptr, {}};
         const json everyone = to_json(e, kSpectator);
@@ -693,7 +699,7 @@ void Table::schedule() {
         const SeatState& st = seats_[static_cast<std::size_t>(s)];
         if (st.bot || st.absent) automatic = static_cast<std::uint16_t>(automatic | (1u << s));
     }
-    if ((waiting & automatic) && !bot_armed_) {
+    if ((waiting & automatic) && !bot_armed_ && !bot_thinking_) {
         bot_armed_ = true;
         bot_timer_.expires_after(std::chrono::milliseconds(hub_.config.bot_delay_ms));
         bot_timer_.async_wait([self = shared_from_this(), g = ++bot_generation_](boost::system::error_code ec) {
@@ -735,7 +741,8 @@ void Table::on_turn_timeout(std::uint64_t generation) {
             st.absent = true;
             publish_table_event({{"type", "seat_absent"}, {"seat", s}});
         }
-        apply(static_cast<Seat>(s), random_action(game_->legal_moves(static_cast<Seat>(s)), rng_));
+        // A strong bot thinks here on the strand, within --bot-budget-ms: timeouts are rare.
+        play_bot(static_cast<Seat>(s), false);
     }
     schedule();
     prompt();
@@ -751,9 +758,78 @@ void Table::on_bot_turn(std::uint64_t generation) {
     for (int s = 0; s < rules_.seats; ++s) {
         const SeatState& st = seats_[static_cast<std::size_t>(s)];
         if (((waiting >> s) & 1) && (st.bot || st.absent)) {
-            apply(static_cast<Seat>(s), random_action(game_->legal_moves(static_cast<Seat>(s)), rng_));
+            if (!play_bot(static_cast<Seat>(s), true)) return;  // thinking off the strand
             break;  // one move a delay, so that people can follow
         }
+    }
+    schedule();
+    prompt();
+    end_step();
+}
+
+// --- bots -------------------------------------------------------------------
+
+void Table::reset_bots(std::uint64_t seed) {
+    memories_.clear();
+    bot_rngs_.clear();
+    for (int s = 0; s < rules_.seats; ++s) {
+        memories_.emplace_back(rules_, static_cast<Seat>(s));
+        bot_rngs_.emplace_back(seed, 0x626f74ULL + static_cast<std::uint64_t>(s));
+    }
+    ++bot_think_;  // a decision still under way belongs to the last game
+    bot_thinking_ = false;
+}
+
+BotLevel Table::level_of(int seat) const {
+    const SeatState& st = seats_[static_cast<std::size_t>(seat)];
+    if (st.bot) return st.level;
+    return parse_bot_level(hub_.config.absent_bot_level).value_or(BotLevel::basic);
+}
+
+std::size_t Table::actions_by(Seat s) const {
+    std::size_t n = 0;
+    for (const auto& a : actions_) n += a.first == s;
+    return n;
+}
+
+bool Table::play_bot(Seat s, bool may_think_off_strand) {
+    const BotLevel level = level_of(s);
+    BotOptions options;
+    options.budget_us = static_cast<std::uint32_t>(hub_.config.bot_budget_ms) * 1000u;
+    const SeatView view = view_of(*game_, s);
+    if (level != BotLevel::strong || !may_think_off_strand) {
+        apply(s, decide(level, view, memories_[s], bot_rngs_[s], options));
+        return true;
+    }
+    bot_thinking_ = true;
+    const std::uint64_t think = ++bot_think_;
+    net::post(hub_.io, [self = shared_from_this(), think, s, game = game_number_, seat_actions = actions_by(s), view,
+                        memory = memories_[s], rng = bot_rngs_[s], options]() mutable {
+        Action a;
+        try {
+            a = decide(BotLevel::strong, view, memory, rng, options);
+        } catch (const std::exception& e) {
+            spdlog::error("table {}: the strong bot of seat {} failed ({}); basic plays", self->id_, int(s), e.what());
+            a = decide(BotLevel::basic, view, memory, rng, options);
+        }
+        net::post(self->strand_, [self, think, s, game, seat_actions, a, rng] {
+            self->on_bot_decided(think, s, game, seat_actions, a, rng);
+        });
+    });
+    return false;
+}
+
+void Table::on_bot_decided(std::uint64_t think, Seat s, int game, std::size_t seat_actions, Action a, Rng rng) {
+    if (think != bot_think_) return;  // superseded (a new game)
+    bot_thinking_ = false;
+    if (closed_ || !game_ || game_->over()) return;
+    now_ = wall_now();
+    const SeatState& st = seats_[static_cast<std::size_t>(s)];
+    // Apply it only if the seat's turn is the one the bot thought about.
+    if (game == game_number_ && ((game_->waiting_for() >> s) & 1) && (st.bot || st.absent) &&
+        actions_by(s) == seat_actions && game_->legal_moves(s).contains(a)) {
+        bot_rngs_[s] = rng;
+        apply(s, a);
     }
     schedule();
     prompt();

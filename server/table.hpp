@@ -17,9 +17,16 @@
 // steps always in order. Without a store, steps go out at once.
 //
 // Timers: each seat on turn has the table's turn time limit; when it runs out
-// the server plays a random legal move for it and says so (turn_timed_out);
-// after absent_after_missed_turns in a row the seat is marked absent and
-// played at once until its holder acts or comes back. WorldWinner's game
+// the server plays the seat's move with a bot (--absent-bot-level) and says so
+// (turn_timed_out); after absent_after_missed_turns in a row the seat is
+// marked absent and played by that bot until its holder acts or comes back.
+//
+// Bots (engine/bot.hpp): the table keeps every seat's BotMemory, fed from the
+// events it publishes, so a bot can take any seat over at any moment. random
+// and basic decide on the strand; a strong decision runs off the strand on the
+// I/O pool from copies of the seat's view, memory and generator, and its
+// result is applied back on the strand only if that seat's turn has not moved
+// on meanwhile. WorldWinner's game
 // clock runs here too. A table with no human connected is closed after the
 // grace period.
 #pragma once
@@ -33,6 +40,7 @@
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/strand.hpp>
 #include <nlohmann/json.hpp>
+#include "engine/bot.hpp"
 #include "engine/game.hpp"
 #include "engine/rng.hpp"
 #include "protocol/request.hpp"
@@ -70,6 +78,7 @@ private:
         std::string player;  // player id; empty: nobody
         std::string name;
         bool bot = false;    // a server bot holds the seat
+        BotLevel level = BotLevel::basic;  // the bot's level (an add_bot seat)
         bool absent = false; // its holder missed too many turns: played at once until back
         bool again = false;  // asked for another game
         int missed = 0;      // turns timed out in a row
@@ -128,6 +137,14 @@ private:
     void schedule();
     void on_turn_timeout(std::uint64_t generation);
     void on_bot_turn(std::uint64_t generation);
+    // Bots.
+    void reset_bots(std::uint64_t seed);
+    BotLevel level_of(int seat) const;
+    // Plays seat `s`'s move with its bot: true when applied now, false when a
+    // strong bot went thinking off the strand (on_bot_decided finishes it).
+    bool play_bot(Seat s, bool may_think_off_strand);
+    void on_bot_decided(std::uint64_t think, Seat s, int game, std::size_t seat_actions, Action a, Rng rng);
+    std::size_t actions_by(Seat s) const;
     void on_clock(std::uint64_t generation);
     void on_grace(std::uint64_t generation);
     void check_grace();
@@ -172,6 +189,10 @@ private:
     std::uint64_t turn_generation_ = 0, bot_generation_ = 0, clock_generation_ = 0, grace_generation_ = 0;
     std::uint16_t turn_mask_ = 0;  // the seats the turn timer runs for
     bool bot_armed_ = false;
+    std::vector<BotMemory> memories_;  // every seat's, this game
+    std::vector<Rng> bot_rngs_;        // every seat's bot generator, this game
+    bool bot_thinking_ = false;        // a strong decision is under way off the strand
+    std::uint64_t bot_think_ = 0;      // which one (a later one supersedes it)
     bool grace_armed_ = false;
     std::chrono::steady_clock::time_point turn_deadline_{};
     std::chrono::steady_clock::time_point clock_deadline_{};

@@ -39,6 +39,9 @@ std::string explain(const SQLite::Exception& e, const std::string& path) {
             return "cannot open database " + path + ": check the path and its directory's permissions (" + e.what() + ")";
         case SQLITE_FULL:
             return "the disk holding " + path + " is full (" + e.what() + ")";
+        case SQLITE_IOERR:
+            // What a write past the end of a full disk or a file size limit gives, as often as SQLITE_FULL.
+            return "database " + path + ": cannot write: is its disk full or failing? (" + e.what() + ")";
         default:
             return "database " + path + ": " + e.what();
     }
@@ -80,7 +83,15 @@ public:
 
 private:
     static void run(SQLite::Statement& st) {
-        st.exec();
+        try {
+            st.exec();
+        } catch (const SQLite::Exception&) {
+            // A statement that failed half way must be reset, or the retry of
+            // the whole commit would fail on it forever.
+            st.tryReset();
+            st.clearBindings();
+            throw;
+        }
         st.reset();
         st.clearBindings();
     }
@@ -226,6 +237,7 @@ SqliteStore::~SqliteStore() {
     {
         std::lock_guard lock(mutex_);
         stopping_ = true;
+        abandon_ = true;  // a commit that fails from here on is not retried
     }
     wake_.notify_all();
     checkpoint_wake_.notify_all();
@@ -245,10 +257,15 @@ void SqliteStore::submit(Batch batch, std::function<void()> done) {
     wake_.notify_one();
 }
 
-void SqliteStore::flush() {
+bool SqliteStore::flush(std::optional<std::chrono::milliseconds> limit) {
     std::unique_lock lock(mutex_);
     const std::uint64_t target = submitted_;
-    committed_.wait(lock, [&] { return done_ >= target || (stopping_ && queue_.empty()); });
+    const auto done = [&] { return done_ >= target || (stopping_ && queue_.empty()); };
+    if (!limit) {
+        committed_.wait(lock, done);
+        return true;
+    }
+    return committed_.wait_for(lock, *limit, done);
 }
 
 void SqliteStore::run_writer() {
@@ -260,7 +277,10 @@ void SqliteStore::run_writer() {
             if (queue_.empty()) return;  // stopping, and everything is written
             group.swap(queue_);
         }
-        // A failed commit is retried until it succeeds: events are never dropped.
+        // A failed commit is retried until it succeeds: events are never
+        // dropped while the server runs. Only a server that is going away (its
+        // shutdown time spent) gives up, and says what it leaves behind.
+        bool given_up = false;
         for (int attempt = 1;; ++attempt) {
             try {
                 writer_->commit(group);
@@ -269,11 +289,24 @@ void SqliteStore::run_writer() {
                 {
                     std::lock_guard lock(mutex_);
                     ++stats_.failed_commits;
+                    if (abandon_) {
+                        spdlog::error("database {}: stopping with {} table steps not committed ({}): no client was "
+                                      "shown them; they are lost",
+                                      path_, group.size() + queue_.size(), explain(e, path_));
+                        queue_.clear();
+                        given_up = true;
+                    }
                 }
+                if (given_up) break;
                 spdlog::error("database {}: commit of {} batches failed (attempt {}), retrying in {} ms: {}", path_,
                               group.size(), attempt, options_.retry_ms, explain(e, path_));
                 std::this_thread::sleep_for(std::chrono::milliseconds(options_.retry_ms));
             }
+        }
+        if (given_up) {
+            group.clear();
+            committed_.notify_all();
+            return;
         }
         std::uint64_t writes = 0;
         for (const Pending& p : group) writes += p.batch.size();

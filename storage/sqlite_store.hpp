@@ -39,7 +39,7 @@ public:
     ~SqliteStore() override;
 
     void submit(Batch batch, std::function<void()> done) override;
-    void flush() override;
+    bool flush(std::optional<std::chrono::milliseconds> limit = std::nullopt) override;
 
     std::vector<StoredPlayer> players() override;
     std::vector<OpenTableState> open_tables() override;
@@ -76,6 +76,7 @@ private:
     std::condition_variable checkpoint_wake_;
     std::deque<Pending> queue_;
     bool stopping_ = false;
+    bool abandon_ = false;
     std::uint64_t submitted_ = 0;
     std::uint64_t done_ = 0;
     Stats stats_;

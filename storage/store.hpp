@@ -9,6 +9,7 @@
 // committed (a full disk) is retried, with the error in the log, until it
 // can: tables stall rather than lose events.
 #pragma once
+#include <chrono>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -23,8 +24,9 @@ public:
     virtual ~Store() = default;
 
     virtual void submit(Batch batch, std::function<void()> done) = 0;
-    // Blocks until everything submitted so far is committed.
-    virtual void flush() = 0;
+    // Blocks until everything submitted so far is committed, or until `limit`
+    // has passed (a disk that stays full); false in that case.
+    virtual bool flush(std::optional<std::chrono::milliseconds> limit = std::nullopt) = 0;
 
     // At start.
     virtual std::vector<StoredPlayer> players() = 0;

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <exception>
 #include <iostream>
 #include <sstream>
@@ -27,7 +28,7 @@ namespace {
 
 constexpr const char* kHelp =
     "usage: sparts arena [--preset P] [--option name=value]... [--games N] [--levels L1,L2,...]\n"
-    "                    [--seed S] [--threads T] [--json]\n"
+    "                    [--seed S] [--threads T] [--budget-ms B] [--no-clock] [--json]\n"
     "\n"
     "Plays N games between bot levels and prints, for each level, its mean score per hand\n"
     "with a 95% confidence interval (mean +/- 1.96 sd / sqrt(games)), the games it played,\n"
@@ -45,8 +46,12 @@ constexpr const char* kHelp =
     "  --preset P          bga-sparts, sparts (default), spartsel, spades, worldwinner-spades\n"
     "  --option name=value a rule option on top of the preset (see 'sparts rules'); repeatable\n"
     "  --games N           how many games (default 100)\n"
-    "  --levels L1,L2,...  bot levels: random, basic, strong (default basic,random);\n"
-    "                      strong plays as basic for now\n"
+    "  --levels L1,L2,...  bot levels: random, basic, strong (default basic,random)\n"
+    "  --budget-ms B       strong: the time budget of one decision in milliseconds, decimals\n"
+    "                      allowed (default 50); the work done is derived from it, so the\n"
+    "                      same seed plays the same games (see engine/strong_bot.hpp)\n"
+    "  --no-clock          strong: no safety clock, only the work the budget is worth on the\n"
+    "                      reference machine, so that a loaded machine plays the same games\n"
     "  --seed S            the run's seed (default 1): block b's seed is the b-th SplitMix64\n"
     "                      output from S, so a run is reproducible\n"
     "  --threads T         games played at once (default 2, at most 64)\n"
@@ -78,7 +83,7 @@ struct GameOutcome {
 };
 
 GameOutcome play_arena_game(const Ruleset& rules, std::uint64_t seed, const std::vector<BotLevel>& levels,
-                            std::uint64_t game) {
+                            std::uint64_t game, const BotOptions& options) {
     const int entries = static_cast<int>(levels.size());
     const int sides = rules.sides();
     auto created = Game::create(rules, seed);
@@ -92,7 +97,7 @@ GameOutcome play_arena_game(const Ruleset& rules, std::uint64_t seed, const std:
     for (int s = 0; s < rules.seats; ++s) {
         const int entry = entry_of_side[rules.side_of(static_cast<Seat>(s))];
         entry_of_seat.push_back(entry);
-        bots.emplace_back(levels[static_cast<std::size_t>(entry)], rules, static_cast<Seat>(s), seed);
+        bots.emplace_back(levels[static_cast<std::size_t>(entry)], rules, static_cast<Seat>(s), seed, options);
     }
     GameOutcome out;
     GameOver over{};
@@ -153,6 +158,7 @@ int arena_command(std::span<const std::string> argv) {
     std::uint64_t games = 100;
     std::vector<BotLevel> levels = {BotLevel::basic, BotLevel::random};
     unsigned threads = 2;
+    BotOptions options;
     bool json = false;
     std::string error;
     while (!args.done() && error.empty()) {
@@ -162,6 +168,10 @@ int arena_command(std::span<const std::string> argv) {
         }
         if (args.flag("--json")) {
             json = true;
+            continue;
+        }
+        if (args.flag("--no-clock")) {
+            options.clock_cap = false;
             continue;
         }
         if (take_game_argument(args, game, error)) continue;
@@ -174,6 +184,12 @@ int arena_command(std::span<const std::string> argv) {
             if (!parsed)
                 error = "--levels expects 1 to 10 of random, basic, strong separated by commas, got '" + *l + "'";
             else levels = *parsed;
+        } else if (auto b = args.value("--budget-ms")) {
+            char* end = nullptr;
+            const double ms = std::strtod(b->c_str(), &end);
+            if (b->empty() || *end != '\0' || !(ms > 0) || ms > 60000)
+                error = "--budget-ms expects milliseconds from 0.001 to 60000, got '" + *b + "'";
+            else options.budget_us = static_cast<std::uint32_t>(std::max(1.0, std::round(ms * 1000)));
         } else if (auto t = args.value("--threads")) {
             const auto n = parse_u64(*t);
             if (!n || *n < 1 || *n > 64) error = "--threads expects a number from 1 to 64, got '" + *t + "'";
@@ -204,7 +220,7 @@ int arena_command(std::span<const std::string> argv) {
     auto work = [&](unsigned t) {
         try {
             for (std::uint64_t i = next++; i < games; i = next++)
-                outcomes[i] = play_arena_game(*rules, seeds[i / block], levels, i);
+                outcomes[i] = play_arena_game(*rules, seeds[i / block], levels, i, options);
         } catch (...) {
             failures[t] = std::current_exception();
             next = games;
@@ -275,6 +291,8 @@ int arena_command(std::span<const std::string> argv) {
                               {"seed", std::to_string(run_seed)},
                               {"games", games},
                               {"threads", threads},
+                              {"budget_ms", options.budget_us / 1000.0},
+                              {"clock", options.clock_cap},
                               {"elapsed_seconds", elapsed},
                               {"levels", nlohmann::json::array()}};
         for (std::size_t e = 0; e < levels.size(); ++e) {
@@ -293,10 +311,12 @@ int arena_command(std::span<const std::string> argv) {
         return kExitOk;
     }
 
-    std::string options;
-    for (const auto& o : game.options) options += " " + o.name + "=" + o.value;
-    std::printf("arena: %s%s, %llu games, seed %llu, %u thread%s, %.1f s\n", to_string(rules->preset), options.c_str(),
-                static_cast<unsigned long long>(games), static_cast<unsigned long long>(run_seed), threads,
+    std::string option_text;
+    for (const auto& o : game.options) option_text += " " + o.name + "=" + o.value;
+    std::printf("arena: %s%s, %llu games, seed %llu, strong budget %g ms%s, %u thread%s, %.1f s\n",
+                to_string(rules->preset), option_text.c_str(), static_cast<unsigned long long>(games),
+                static_cast<unsigned long long>(run_seed), options.budget_us / 1000.0,
+                options.clock_cap ? "" : " (no clock)", threads,
                 threads == 1 ? "" : "s", elapsed);
     std::printf("%-8s %8s %9s %11s %23s %8s %13s\n", "level", "games", "hands", "score/hand", "95% interval", "wins",
                 "us/decision");

@@ -1,7 +1,10 @@
-// The basic bot in situations from the seed texts' strategy advice, each on a
+// The basic and the strong bot in situations from the seed texts' strategy advice, each on a
 // stacked deal and quoting the sentence it follows. The bot is asked through
 // decide() with the seat's view and a memory fed the table's events.
 #include <doctest/doctest.h>
+
+#include <utility>
+#include <vector>
 
 #include "engine/bot.hpp"
 #include "engine/view.hpp"
@@ -12,13 +15,22 @@ using namespace seedtest;
 
 namespace {
 
-Action basic_decision(const Table& t, Seat seat) {
+Action decision(BotLevel level, const Table& t, Seat seat) {
     BotMemory memory(t.game.rules(), seat);
     for (const Event& e : t.log.events) memory.observe(e);
     Rng rng(1, 2);
     const SeatView view = view_of(t.game, seat);
     REQUIRE(view.legal.any);
-    return decide(BotLevel::basic, view, memory, rng);
+    // strong: a 20 ms budget, counted (no clock), so the test is the same everywhere.
+    BotOptions options;
+    options.budget_us = 20'000;
+    options.clock_cap = false;
+    return decide(level, view, memory, rng, options);
+}
+
+// The decisions of the basic and the strong bot, which must both follow the advice.
+std::vector<std::pair<BotLevel, Action>> decisions(const Table& t, Seat seat) {
+    return {{BotLevel::basic, decision(BotLevel::basic, t, seat)}, {BotLevel::strong, decision(BotLevel::strong, t, seat)}};
 }
 
 Hands hands_with(std::initializer_list<std::pair<int, std::string_view>> cards_by_seat) {
@@ -37,17 +49,19 @@ constexpr std::string_view kLowHand = "2S 3S 2H 3H 4H 5H 6H 2D 3D 4D 5D 2C 3C";
 
 }  // namespace
 
-TEST_CASE("basic bids nil with a hand of only low cards") {
+TEST_CASE("bots bid nil with a hand of only low cards") {
     // Seed 000: "On the other hand, if you have mostly low cards (no face cards),
     // it might be worth bidding nil."
     Table t = spades_table(hands_with({{0, kLowHand}}));
     REQUIRE(t.turn() == 0);
-    const Action a = basic_decision(t, 0);
-    CHECK(a.kind == ActionKind::bid);
-    CHECK(a.bid == 0);  // nil
+    for (const auto& [level, a] : decisions(t, 0)) {
+        INFO(std::string(to_string(level)));
+        CHECK(a.kind == ActionKind::bid);
+        CHECK(a.bid == 0);  // nil
+    }
 }
 
-TEST_CASE("basic does not bid nil beside a partner who bid nil") {
+TEST_CASE("bots do not bid nil beside a partner who bid nil") {
     // Seed 003: "The individual bids are combined for each team; both players on
     // the team are responsible for reaching the combined team bid." (RULINGS.md:
     // "Two nil bidders in one spades partnership: the team contract is 0 and
@@ -57,24 +71,28 @@ TEST_CASE("basic does not bid nil beside a partner who bid nil") {
     t.bid(0);  // seat 2, my partner: nil
     t.bid(4);  // seat 3
     REQUIRE(t.turn() == 0);
-    const Action a = basic_decision(t, 0);
-    CHECK(a.kind == ActionKind::bid);
-    CHECK(a.bid >= 1);
+    for (const auto& [level, a] : decisions(t, 0)) {
+        INFO(std::string(to_string(level)));
+        CHECK(a.kind == ActionKind::bid);
+        CHECK(a.bid >= 1);
+    }
 }
 
-TEST_CASE("basic leads an off-suit ace early") {
+TEST_CASE("bots lead an off-suit ace early") {
     // Seed 000: "When playing, lead aces in off suits as soon as possible so you
     // can capture those tricks before other players run out of that suit."
     Table t = spades_table(
         hands_with({{0, "AD KD 5D 7C 8C 9C 4H 6H 8H 3S 5S 7S 9S"}, {1, "AC"}, {2, "AH"}, {3, "AS"}}));
     bid_all(t, {3, 3, 3, 3});
     REQUIRE(t.turn() == 0);
-    const Action a = basic_decision(t, 0);
-    CHECK(a.kind == ActionKind::play);
-    CHECK(to_string(a.card) == "AD");
+    for (const auto& [level, a] : decisions(t, 0)) {
+        INFO(std::string(to_string(level)));
+        CHECK(a.kind == ActionKind::play);
+        CHECK(to_string(a.card) == "AD");
+    }
 }
 
-TEST_CASE("basic ducks once its side's bid is made, and takes the trick while it is not") {
+TEST_CASE("bots duck once their side's bid is made, and take the trick while it is not") {
     // Seed 000: "Thus, it's important to bid as accurately as possible, and once
     // you've made your bid you will often want to "slough" cards so you don't
     // take any more tricks."
@@ -87,12 +105,14 @@ TEST_CASE("basic ducks once its side's bid is made, and takes the trick while it
         bid_all(t, made ? std::array<int, kMaxSeats>{1, 4, 1, 4} : std::array<int, kMaxSeats>{4, 3, 4, 2});
         play_tricks(t, tricks_from({"AC 2C 3C 4C", "AD 2D 3D 4D", "5H KH 6H 7H", "5C 6C QC"}));
         REQUIRE(t.turn() == 0);
-        const Action a = basic_decision(t, 0);
-        CHECK(to_string(a.card) == (made ? "9C" : "KC"));
+        for (const auto& [level, a] : decisions(t, 0)) {
+            INFO(std::string(to_string(level)));
+            CHECK(to_string(a.card) == (made ? "9C" : "KC"));
+        }
     }
 }
 
-TEST_CASE("basic passes the queen of spades without three other spades, and keeps it with them") {
+TEST_CASE("bots pass the queen of spades without three other spades, and keep it with them") {
     // Seed 000: "If you were dealt the queen of spades, it's best to pass it
     // unless you have at least three other spades to support it."
     for (const char* preset : {"bga-sparts", "sparts"}) {
@@ -104,14 +124,16 @@ TEST_CASE("basic passes the queen of spades without three other spades, and keep
             Table t = open_table(r, 3, {complete_deal(r, h)});
             if (t.game.phase() == Phase::choosing) t.ok(t.turn(), Action::choose(HandKind::hearts));
             REQUIRE(t.game.phase() == Phase::passing);
-            const Action a = basic_decision(t, 0);
-            REQUIRE(a.kind == ActionKind::pass);
-            CHECK(a.cards.contains(kQueenOfSpades) == !guarded);
+            for (const auto& [level, a] : decisions(t, 0)) {
+                INFO(std::string(to_string(level)));
+                REQUIRE(a.kind == ActionKind::pass);
+                CHECK(a.cards.contains(kQueenOfSpades) == !guarded);
+            }
         }
     }
 }
 
-TEST_CASE("basic does not dump the queen of spades on its partner, and does on an opponent") {
+TEST_CASE("bots do not dump the queen of spades on a partner, and do on an opponent") {
     // Seed 002: "Regular Partners- Players combine their bids and their scores
     // (tricks and count)." Seed 000: "Having a void suit allows you to give
     // penalty cards (hearts and the queen of spades) to other players".
@@ -130,8 +152,10 @@ TEST_CASE("basic does not dump the queen of spades on its partner, and does on a
         t.play(partner_wins ? "AS" : "4S");
         t.play(partner_wins ? "5S" : "AS");
         REQUIRE(t.turn() == 0);
-        const Action a = basic_decision(t, 0);
-        CHECK(to_string(a.card) == (partner_wins ? "2S" : "QS"));
+        for (const auto& [level, a] : decisions(t, 0)) {
+            INFO(std::string(to_string(level)));
+            CHECK(to_string(a.card) == (partner_wins ? "2S" : "QS"));
+        }
     }
 }
 
@@ -156,12 +180,44 @@ TEST_CASE("basic takes a penalty trick to stop a moon, and ducks without one") {
         t.play("5H");
         t.play("6H");
         REQUIRE(t.turn() == 0);
-        const Action a = basic_decision(t, 0);
+        // Only basic here: with nine tricks to go, strong's simulations find that
+        // ducking keeps the king of hearts, the master heart, to stop the moon
+        // later at no cost now (the next test holds strong to the last chance).
+        const Action a = decision(BotLevel::basic, t, 0);
         CHECK(to_string(a.card) == (threat ? "KH" : "7H"));
     }
 }
 
-TEST_CASE("basic chooses Spades with a strong hand and Hearts with a low one") {
+TEST_CASE("bots stop a moon at the last chance") {
+    // Seed 000: "if any player takes all 13 hearts and the queen of spades (all
+    // the penalty cards), that player receives 50 points and all other players
+    // receive none." Seat 1 has taken the queen and every heart played; at trick
+    // 12 it leads the queen of hearts holding the ace: ducking under it gives it
+    // the moon, the king takes the trick and stops it.
+    const Ruleset r = ruleset("bga-sparts");  // Sparts mode: pass 4 to the left, the dealer's left leads
+    const Hands after = hands_with({{0, "KH 3H 2S 3S 4S 2C 3C 4C 5C 6C 7C 8C 9C"},
+                                    {1, "AS KS QS JS TS AD KD QD JD TD AC AH QH"},
+                                    {2, "5S 6S 7S 2D 3D 4D 5D 6D TC JC QC KC JH"},
+                                    {3, "8S 9S 7D 8D 9D 2H 4H 5H 6H 7H 8H 9H TH"}});
+    const PassPlan plan = plan_pass(after, 4, 4, 1);
+    Table t = open_table(r, 0, {stacked(plan.dealt)});  // seat 1 leads
+    REQUIRE(t.game.phase() == Phase::choosing);
+    t.ok(t.turn(), Action::choose(HandKind::hearts));
+    pass_all(t, plan);
+    play_tricks(t, tricks_from({"AS 5S 8S 2S", "KS 6S 9S 3S", "QS 7S 2H 4S", "JS JH 4H 2C", "TS TC 5H 3C",
+                                "AD 2D 7D 4C", "KD 3D 8D 5C", "QD 4D 9D 6C", "JD 5D 6H 7C", "TD 6D 7H 8C",
+                                "AC JC 8H 9C"}));
+    t.play("QH");
+    t.play("QC");
+    t.play("TH");
+    REQUIRE(t.turn() == 0);
+    for (const auto& [level, a] : decisions(t, 0)) {
+        INFO(std::string(to_string(level)));
+        CHECK(to_string(a.card) == "KH");
+    }
+}
+
+TEST_CASE("bots choose Spades with a strong hand and Hearts with a low one") {
     // Seed 000: "If you can bid at least 4, it's almost always best to choose
     // Spades. However, if your hand isn't very strong and might be a bid of 2,
     // Hearts will probably be a better choice."
@@ -173,7 +229,32 @@ TEST_CASE("basic chooses Spades with a strong hand and Hearts with a low one") {
         Table t = open_table(r, 3, {complete_deal(r, h)});
         REQUIRE(t.game.phase() == Phase::choosing);
         REQUIRE(t.turn() == 0);
-        const Action a = basic_decision(t, 0);
-        CHECK(a.choice == (strong ? HandKind::spades : HandKind::hearts));
+        for (const auto& [level, a] : decisions(t, 0)) {
+            INFO(std::string(to_string(level)));
+            CHECK(a.choice == (strong ? HandKind::spades : HandKind::hearts));
+        }
+    }
+}
+
+TEST_CASE("bots let an opponent's nil take a trick") {
+    // Seed 000: "If you've been "burned" at nil ... play hard to take tricks
+    // from them", and the other side of it: a nil bid is broken by letting its
+    // bidder win a trick. Seat 1 bid nil and leads the 9 of hearts; the others
+    // play under it; seat 0, last, plays under it too rather than take it with
+    // the king.
+    const Ruleset r = ruleset("spades");
+    const Hands h = hands_with({{0, "KH 4H AC KC QC AD KD 2S 3S 4S 5C 6C 7C"},
+                                {1, "9H 2C 3C 2D 3D 4D 5D 6D 7D 5H 8D 9D TD"},
+                                {2, "3H 6H"},
+                                {3, "2H 7H"}});
+    Table t = open_table(r, 0, {complete_deal(r, h)});  // seat 1 bids and leads first
+    bid_all(t, {4, 0, 3, 4});                           // by seat: seat 1 bids nil
+    t.play("9H");
+    t.play("3H");
+    t.play("2H");
+    REQUIRE(t.turn() == 0);
+    for (const auto& [level, a] : decisions(t, 0)) {
+        INFO(std::string(to_string(level)));
+        CHECK(to_string(a.card) == "4H");
     }
 }

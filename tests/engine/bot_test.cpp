@@ -25,10 +25,12 @@ using namespace sparts::testing;
 
 // Cheating is impossible by construction: a decision is a function of the
 // seat's view, its memory and a generator, and neither can be made from a Game.
-static_assert(std::is_same_v<decltype(&decide), Action (*)(BotLevel, const SeatView&, const BotMemory&, Rng&)>);
+static_assert(std::is_same_v<decltype(&decide),
+                             Action (*)(BotLevel, const SeatView&, const BotMemory&, Rng&, const BotOptions&)>);
 static_assert(!std::is_constructible_v<BotMemory, const Game&>);
 static_assert(!std::is_constructible_v<SeatView, const Game&>);
-static_assert(!std::is_invocable_v<decltype(&decide), BotLevel, const Game&, const BotMemory&, Rng&>);
+static_assert(!std::is_invocable_v<decltype(&decide), BotLevel, const Game&, const BotMemory&, Rng&,
+                                   const BotOptions&>);
 
 namespace {
 
@@ -308,6 +310,16 @@ TEST_CASE("a bot's decision does not depend on cards its seat has not seen") {
                 const Action db = decide(BotLevel::basic, vb, b.memory, rb);
                 CHECK(da == first.steps[k].action);
                 CHECK(da == db);
+                if (compared % 3 == 0) {
+                    // The strong bot too (its work counted, without the clock): its sampled
+                    // deals are drawn from what the seat knows, so they are the same.
+                    BotOptions counted;
+                    counted.budget_us = 1500;
+                    counted.clock_cap = false;
+                    Rng sa(seed, 6), sb(seed, 6);
+                    CHECK(decide(BotLevel::strong, va, a.memory, sa, counted) ==
+                          decide(BotLevel::strong, vb, b.memory, sb, counted));
+                }
                 ++compared;
             }
         }

@@ -222,7 +222,7 @@ TEST_CASE("seed 000: BGA Spades scoring table") {
 // "200-point game = 4 bags or more, penalty 40 points" and RULINGS.md: "Bags are
 // cumulative: once a player's bags reach the threshold ... they lose the penalty
 // ... and the threshold is taken off their bag count."
-TEST_CASE("seed 000: bags carry over hands; 4 bags in a 200 game cost 40 and come off the count") {
+TEST_CASE("seed 000: bags carry over hands, 4 bags in a 200 game cost 40 and come off the count") {
     const Ruleset r = bga();
     const int D = 0, A = 1, B = 2, C = 3;
     // Both hands: A takes 5, B 2, C 2, D 4; everyone bids 2.
@@ -376,7 +376,7 @@ TEST_CASE("seed 000: a Hearts hand played out: 10 hearts and the queen = -6, no 
 // penalty cards), that player receives 50 points and all other players receive
 // none." and "There is no trump suit, so the highest card in the suit that was
 // led is the one that takes the trick."
-TEST_CASE("seed 000: shooting the moon gives 50 and everyone else 0; spades do not trump in Hearts") {
+TEST_CASE("seed 000: shooting the moon gives 50 and everyone else 0, spades do not trump in Hearts") {
     const Ruleset r = bga();
     const int D = 0, A = 1, B = 2, C = 3;
     Tricks tricks;

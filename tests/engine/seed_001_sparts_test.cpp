@@ -49,7 +49,7 @@ TEST_CASE("seed 001: the deal for 4, 5 and 6 players") {
 // the player on your left. For the next hand, pass three cards two players to
 // the left. Continue following the pass structure each hand. For hands that you
 // would pass to yourself, simply keep the three cards."
-TEST_CASE("seed 001: pass 3 cards one, two, three... to the left; the hand that would pass to yourself keeps them") {
+TEST_CASE("seed 001: pass 3 cards one, two, three... to the left, the hand that would pass to yourself keeps them") {
     struct Row {
         int seats;
         std::vector<int> distances;
@@ -126,7 +126,7 @@ TEST_CASE("seed 001: bids from the dealer's left, zero up to the number of trick
 // "The player that is dealt the 2 of Clubs leads the first trick. If no one has
 // the 2 of Clubs, the player with the 3 of Clubs leads first and so on."
 // (RULINGS.md: after the pass, the holder of the 2 of clubs leads it.)
-TEST_CASE("seed 001: the 2 of clubs leads; with it in the kitty, the lowest club in play") {
+TEST_CASE("seed 001: the 2 of clubs leads, with it in the kitty, the lowest club in play") {
     SUBCASE("4 players: the 2 of clubs") {
         const Ruleset r = sparts_rules(4);
         Hands after{};
@@ -200,7 +200,7 @@ TEST_CASE("seed 001: the worked trick example") {
 // play a Heart." RULINGS.md (sparts): "Spades are trump and may be led at any
 // time. ... hearts are broken when a heart is played on a trick" - so the queen
 // of spades does not break hearts here (unlike Spartsel).
-TEST_CASE("seed 001: hearts cannot be led until a heart is played; spades may be led any time and trump") {
+TEST_CASE("seed 001: hearts cannot be led until a heart is played, spades may be led any time and trump") {
     const Ruleset r = sparts_rules(4);
     const int P1 = 0, P2 = 1, P3 = 2, P4 = 3;
     Hands after{};

@@ -95,7 +95,7 @@ TEST_CASE("seed 002: two players: the first trick takes 2 center cards, every la
 // player capturing a trick with a heart or with the queen of spades. (They only
 // score for the count)." and "The queen of spades may be led at any time. Hearts
 // may not be led unless any heart or the queen of spades has been played."
-TEST_CASE("seed 002: with the 2 of clubs in the center the 3 leads; the queen of spades takes the center") {
+TEST_CASE("seed 002: with the 2 of clubs in the center the 3 leads, the queen of spades takes the center") {
     const Ruleset r = spartsel(5);
     REQUIRE(r.hand_size == 10);
     Hands after{};
@@ -130,7 +130,7 @@ TEST_CASE("seed 002: with the 2 of clubs in the center the 3 leads; the queen of
 // not be led unless any heart or the queen of spades has been played." and
 // "Trump- Spades are always trump (thus the worst card, the queen, is also the
 // third highest card in the deck)."
-TEST_CASE("seed 002: hearts may be led once the queen of spades has been played; the queen is the third highest card") {
+TEST_CASE("seed 002: hearts may be led once the queen of spades has been played, the queen is the third highest card") {
     const Ruleset r = spartsel(4);
     Hands after{};
     after[0] = cards("2C KS 6H 2D");
@@ -160,7 +160,7 @@ TEST_CASE("seed 002: hearts may be led once the queen of spades has been played;
 // spades, 10 of hearts...). If another card is led, it can be played instead of
 // playing one of your other cards of the same suit." RULINGS.md: "A second joker
 // in a trick also never wins."
-TEST_CASE("seed 002: jokers: led, a joker wins; played later, it never wins; it may replace following suit") {
+TEST_CASE("seed 002: jokers: led, a joker wins, played later, it never wins, it may replace following suit") {
     const Ruleset r = spartsel(4, 1, 2);
     REQUIRE(r.hand_size == 13);
     REQUIRE(r.center_size() == 2);
@@ -403,7 +403,7 @@ TEST_CASE("seed 002: a Spartsel hand played out: exact bids only") {
 // "Pass- ... Traditionally, the first pass is 1 person to your left, then 2
 // people to the left etc. until you would 'pass to yourself', and that is a
 // 'no-pass' hand."
-TEST_CASE("seed 002: deal, pass, bid, play, score; the deal rotates left") {
+TEST_CASE("seed 002: deal, pass, bid, play, score, the deal rotates left") {
     Table t = open_table(spartsel(5), 2);
     for (int h = 0; h < 5; ++h) autoplay_hand(t);
     CHECK(t.game.over());  // one hand a player by default

@@ -54,7 +54,7 @@ Table play_hands(const Ruleset& r, const std::vector<Hand>& hands, bool stop_bef
 // receiving 13 cards." "The player to the left of the dealer bids first. After
 // bidding takes place, that same player leads the first trick." "in the next
 // round, the player to the left of the dealer becomes the new dealer"
-TEST_CASE("seed 003: 13 cards each; the dealer's left bids first and leads; the deal moves left") {
+TEST_CASE("seed 003: 13 cards each, the dealer's left bids first and leads, the deal moves left") {
     Table t = open_table(spades(), 2);
     const HandStarted hs = t.log.last<HandStarted>();
     CHECK(hs.hand_size == 13);
@@ -111,7 +111,7 @@ TEST_CASE("seed 003: bids are nil or 1 to 13") {
 // follow the original suit, they may play any other suit, including ♠, which may
 // not be led until they are "broken"." and "Ace is high and ♠ is always the trump
 // suit."
-TEST_CASE("seed 003: follow suit; spades trump and may not be led until broken") {
+TEST_CASE("seed 003: follow suit, spades trump and may not be led until broken") {
     const Ruleset r = spades();
     Hands h{};
     h[a] = cards("KH AS");
@@ -154,7 +154,7 @@ TEST_CASE("seed 003: a hand of only spades leads a spade") {
 // point (and 1 sandbag if "Sandbag Penalty" is enabled in Settings) for the extra
 // trick. Likewise, if a team bids 6 and takes 5 tricks, they lose 60 points."
 // FAQ: "Example: a team bids 7 tricks and takes 8 tricks, they earn 71 points."
-TEST_CASE("seed 003: a hand played out: bids 7 takes 8 = 71 and a sandbag; bids 6 takes 5 = -60") {
+TEST_CASE("seed 003: a hand played out: bids 7 takes 8 = 71 and a sandbag, bids 6 takes 5 = -60") {
     // a 4, b 2, c 4, e 3: a + c take 8, b + e take 5.
     Table t = play_hands(spades(), {{{a, a, a, a, b, b, c, c, c, e, e, e, c}, bids_of(3, 2, 4, 4)}});
     const HandScored hs = t.log.last<HandScored>();
@@ -312,7 +312,7 @@ TEST_CASE("seed 003: Spades team scoring table") {
 // and that team wins. If both teams reach 500 points in the same round, the team
 // with the higher score is the winner. If both teams have the same number of
 // points, another round is played to determine the winner."
-TEST_CASE("seed 003: the winning score; both over it; equal scores play another hand") {
+TEST_CASE("seed 003: the winning score, both over it, equal scores play another hand") {
     // a + c bid 5 + 5 and take 10: 100; b + e bid 1 + 2 and take 3: 30.
     const Hand big{{b, e, e, a, a, a, a, a, c, c, c, c, c}, bids_of(5, 1, 5, 2)};
     SUBCASE("reaching the target ends the game") {

@@ -56,6 +56,11 @@ TEST_CASE("every request type parses, with its id") {
     CHECK(std::get<Leave>(parsed(R"({"type":"leave","table":"t2"})").body).table == "t2");
     CHECK(std::get<Watch>(parsed(R"({"type":"watch","table":"t2","invite":"x"})").body).invite == "x");
     CHECK(*std::get<AddBot>(parsed(R"({"type":"add_bot","table":"t2","seat":1})").body).seat == 1);
+    CHECK(std::get<AddBot>(parsed(R"({"type":"add_bot","table":"t2"})").body).level == "basic");
+    CHECK(std::get<AddBot>(parsed(R"({"type":"add_bot","table":"t2","level":"strong"})").body).level == "strong");
+    CHECK(std::get<AddBot>(parsed(R"({"type":"add_bot","table":"t2","level":"random"})").body).level == "random");
+    CHECK(refused(R"({"type":"add_bot","table":"t2","level":"expert"})").error.field == "level");
+    CHECK(refused(R"({"type":"add_bot","table":"t2","level":2})").error.field == "level");
     CHECK(std::get<Start>(parsed(R"({"type":"start","table":"t2"})").body).table == "t2");
     CHECK(std::get<Again>(parsed(R"({"type":"again","table":"t2"})").body).table == "t2");
     auto a = std::get<Act>(parsed(R"({"type":"act","table":"t2","action":{"type":"play","card":"QS"}})").body);

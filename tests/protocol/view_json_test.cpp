@@ -28,7 +28,7 @@ Game game_waiting_for(const char* preset, ActionKind kind, Seat& seat) {
 
 }  // namespace
 
-TEST_CASE("a seat's view holds its own cards and legal moves; a spectator's holds neither") {
+TEST_CASE("a seat's view holds its own cards and legal moves, a spectator's holds neither") {
     Seat seat = 0;
     const Game game = game_waiting_for("sparts", ActionKind::play, seat);
     const json mine = seat_view_json(game, seat);

@@ -2,8 +2,10 @@
 
 #include <fcntl.h>
 #include <poll.h>
+#include <grp.h>
 #include <signal.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -36,9 +38,50 @@ std::string read_file(const std::filesystem::path& p) {
     return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
+// The environment of the child: this process's, with `extra` added (an entry
+// of the same name replaced). Built before fork: the child may not allocate.
+std::vector<std::string> child_environment(const std::vector<std::string>& extra) {
+    std::vector<std::string> env;
+    for (char** e = environ; *e; ++e) {
+        const std::string entry(*e);
+        const auto name = entry.substr(0, entry.find('=') + 1);
+        bool replaced = false;
+        for (const auto& x : extra) replaced = replaced || x.rfind(name, 0) == 0;
+        if (!replaced) env.push_back(entry);
+    }
+    env.insert(env.end(), extra.begin(), extra.end());
+    return env;
+}
+
+std::vector<char*> pointers(std::vector<std::string>& strings) {
+    std::vector<char*> v;
+    for (auto& s : strings) v.push_back(s.data());
+    v.push_back(nullptr);
+    return v;
+}
+
+// In the child, between fork and exec: async-signal-safe calls only. Exits
+// the child (status 126) if a step fails, rather than running it half set up.
+void apply_in_child(const ChildSetup& setup) {
+    if (setup.ignore_sigxfsz) ::signal(SIGXFSZ, SIG_IGN);
+    if (setup.file_size_limit) {
+        rlimit limit{};
+        if (::getrlimit(RLIMIT_FSIZE, &limit) != 0) ::_exit(126);
+        limit.rlim_cur = static_cast<rlim_t>(*setup.file_size_limit);
+        if (::setrlimit(RLIMIT_FSIZE, &limit) != 0) ::_exit(126);
+    }
+    if (setup.gid || setup.uid) {
+        const gid_t gid = setup.gid.value_or(static_cast<gid_t>(setup.uid.value_or(kNobody)));
+        if (::setgroups(0, nullptr) != 0 || ::setgid(gid) != 0) ::_exit(126);
+        if (setup.uid && ::setuid(*setup.uid) != 0) ::_exit(126);
+    }
+}
+
 }  // namespace
 
-TestServer::TestServer(std::vector<std::string> flags) {
+TestServer::TestServer(std::vector<std::string> flags) : TestServer(std::move(flags), ChildSetup{}) {}
+
+TestServer::TestServer(std::vector<std::string> flags, ChildSetup setup) {
     // A write to a socket the server has closed must fail, not end the test.
     ::signal(SIGPIPE, SIG_IGN);
 
@@ -56,9 +99,9 @@ TestServer::TestServer(std::vector<std::string> flags) {
         args.push_back("--log-level");
         args.push_back(level);
     }
-    std::vector<char*> argv;
-    for (auto& a : args) argv.push_back(a.data());
-    argv.push_back(nullptr);
+    std::vector<char*> argv = pointers(args);
+    std::vector<std::string> env = child_environment(setup.env);
+    std::vector<char*> envp = pointers(env);
 
     int pipe_fds[2];
     if (::pipe2(pipe_fds, O_CLOEXEC) != 0) throw std::runtime_error("pipe: " + std::string(std::strerror(errno)));
@@ -74,8 +117,9 @@ TestServer::TestServer(std::vector<std::string> flags) {
         ::prctl(PR_SET_PDEATHSIG, SIGKILL);
         if (::getppid() != parent) ::_exit(127);
         ::dup2(pipe_fds[1], STDOUT_FILENO);
-        ::dup2(err_fd, STDERR_FILENO);
-        ::execv(argv[0], argv.data());
+        ::dup2(setup.stderr_to_pipe ? pipe_fds[1] : err_fd, STDERR_FILENO);
+        apply_in_child(setup);
+        ::execve(argv[0], argv.data(), envp.data());
         ::_exit(127);
     }
     ::close(pipe_fds[1]);
@@ -170,6 +214,58 @@ TestServer::~TestServer() {
     if (std::getenv("E2E_SERVER_LOG_LEVEL")) std::cerr << "--- sparts-server " << pid_ << " said:\n" << output();
     std::error_code ignored;
     std::filesystem::remove_all(dir_, ignored);
+}
+
+ServerRun run_server(const std::vector<std::string>& arguments, const ChildSetup& setup, std::chrono::milliseconds timeout) {
+    static std::atomic<int> runs{0};
+    const auto dir = std::filesystem::path(SPARTS_BINARY_DIR) / "e2e-scratch" /
+                     ("run-" + std::to_string(::getpid()) + "-" + std::to_string(++runs));
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    std::vector<std::string> args = {SPARTS_SERVER};
+    args.insert(args.end(), arguments.begin(), arguments.end());
+    std::vector<char*> argv = pointers(args);
+    std::vector<std::string> env = child_environment(setup.env);
+    std::vector<char*> envp = pointers(env);
+    const std::string out_path = (dir / "stdout").string();
+    const std::string err_path = (dir / "stderr").string();
+    const int out_fd = ::open(out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    const int err_fd = ::open(err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (out_fd < 0 || err_fd < 0) throw std::runtime_error("open " + out_path + ": " + std::strerror(errno));
+
+    const pid_t parent = ::getpid();
+    const pid_t pid = ::fork();
+    if (pid < 0) throw std::runtime_error("fork: " + std::string(std::strerror(errno)));
+    if (pid == 0) {
+        ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (::getppid() != parent) ::_exit(127);
+        ::dup2(out_fd, STDOUT_FILENO);
+        ::dup2(err_fd, STDERR_FILENO);
+        apply_in_child(setup);
+        ::execve(argv[0], argv.data(), envp.data());
+        ::_exit(127);
+    }
+    ::close(out_fd);
+    ::close(err_fd);
+    ServerRun run;
+    const auto deadline = Clock::now() + timeout;
+    for (;;) {
+        int raw = 0;
+        if (::waitpid(pid, &raw, WNOHANG) == pid) {
+            run.status = exit_status(raw);
+            break;
+        }
+        if (Clock::now() >= deadline) {
+            ::kill(pid, SIGKILL);
+            ::waitpid(pid, &raw, 0);
+            break;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    run.out = read_file(out_path);
+    run.err = read_file(err_path);
+    std::filesystem::remove_all(dir);
+    return run;
 }
 
 }  // namespace sparts::e2e

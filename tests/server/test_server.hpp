@@ -24,10 +24,34 @@
 
 namespace sparts::e2e {
 
+// What the child does between fork and exec, for tests of a server that runs
+// short of rights or of disk.
+struct ChildSetup {
+    // Runs the server as this user and group (setgroups, setgid, setuid):
+    // only possible when the test runs as root.
+    std::optional<uid_t> uid;
+    std::optional<gid_t> gid;
+    // RLIMIT_FSIZE (soft; the hard limit is left as it is): a write at or
+    // past this offset of any file fails with EFBIG.
+    std::optional<std::uint64_t> file_size_limit;
+    // SIGXFSZ ignored, so that a write over the file size limit fails
+    // instead of killing the process.
+    bool ignore_sigxfsz = false;
+    // "NAME=value" entries added to the environment.
+    std::vector<std::string> env;
+    // Standard error (where the log goes) into the pipe of standard output
+    // rather than a file: a file size limit would cut the log short.
+    bool stderr_to_pipe = false;
+};
+
+// The user and group "nobody" (65534), for running the server without root's rights.
+inline constexpr uid_t kNobody = 65534;
+
 class TestServer {
 public:
     // `flags` come after the defaults (--port 0 --database ... --log-level warn).
     explicit TestServer(std::vector<std::string> flags = {});
+    TestServer(std::vector<std::string> flags, ChildSetup setup);
     ~TestServer();
     TestServer(const TestServer&) = delete;
     TestServer& operator=(const TestServer&) = delete;
@@ -45,6 +69,8 @@ public:
 
     // What the server has written so far (stdout, where its log goes, and stderr).
     std::string output() const;
+    // Its scratch folder (removed by the destructor).
+    const std::filesystem::path& dir() const { return dir_; }
 
 private:
     void drain();
@@ -58,5 +84,17 @@ private:
     mutable std::mutex mutex_;
     std::string out_;
 };
+
+// A run of sparts-server that is expected to end by itself (a refused
+// setting, a database it cannot use): `args` are all its arguments, nothing
+// is added. Waits up to `timeout` for it to exit, then kills it (status
+// nullopt).
+struct ServerRun {
+    std::optional<int> status;  // the exit status, 128 + signal if a signal ended it
+    std::string out;            // its standard output
+    std::string err;            // its standard error
+};
+ServerRun run_server(const std::vector<std::string>& args, const ChildSetup& setup = {},
+                     std::chrono::milliseconds timeout = std::chrono::seconds(60));
 
 }  // namespace sparts::e2e

@@ -275,11 +275,26 @@ TEST_CASE("sparts arena compares bot levels over games, the same on any number o
     const json one = json::parse(run_sparts("arena --preset spades --option target_score=250 --games 6 --seed 2 --json --threads 1").out);
     CHECK(scores(one) == scores(summary));
 
-    const auto text = run_sparts("arena --preset sparts --games 3 --levels basic,random,strong");
+    const auto text = run_sparts("arena --preset sparts --games 3 --levels basic,random,strong --budget-ms 1.5");
     REQUIRE(text.exit_code == 0);
-    CHECK(text.out.starts_with("arena: sparts, 3 games, seed 1"));
+    CHECK(text.out.starts_with("arena: sparts, 3 games, seed 1, strong budget 1.5 ms"));
     CHECK(text.out.find("score/hand") != std::string::npos);
     CHECK(text.out.find("\nstrong ") != std::string::npos);
+
+    // Without the clock, strong's games are the same on any machine and thread count.
+    const auto counted = [](const char* threads) {
+        json s = json::parse(run_sparts(std::string("arena --preset sparts --games 2 --levels strong,basic --budget-ms 1 "
+                                                    "--no-clock --json --threads ") + threads).out);
+        CHECK(s.at("clock") == false);
+        CHECK(s.at("budget_ms") == 1.0);
+        for (json& l : s["levels"]) l.erase("microseconds_per_decision");
+        s.erase("elapsed_seconds");
+        s.erase("threads");
+        return s;
+    };
+    CHECK(counted("1") == counted("2"));
+    CHECK(run_sparts("arena --budget-ms 0").exit_code == 1);
+    CHECK(run_sparts("arena --budget-ms fast").exit_code == 1);
 
     const auto bad = run_sparts("arena --levels basic,expert");
     CHECK(bad.exit_code == 1);

@@ -1,0 +1,135 @@
+// The sparts web client: lobby, table and replay views on the client library.
+// Routes (in the URL's hash, so that the server serves one page):
+//   #/                       the lobby
+//   #/table/t1[?invite=CODE] a table (an invite link carries the private code)
+//   #/replay/t1/1            the replay of game 1 of table t1
+
+import { SpartsClient, errorWords } from "../lib/index.js";
+import { h, fill } from "./dom.js";
+import { LobbyView } from "./lobby.js";
+import { TableView } from "./table.js";
+import { ReplayView } from "./replay.js";
+
+const NAME_KEY = "sparts.name";
+
+export class App {
+  constructor() {
+    this.viewEl = document.getElementById("view");
+    this.statusEl = document.getElementById("status");
+    this.whoEl = document.getElementById("who");
+    this.toastEl = document.getElementById("toast");
+    this.announceEl = document.getElementById("announce");
+    this.name = localStorage.getItem(NAME_KEY);
+    this.client = new SpartsClient({ name: this.name ?? "Player" });
+    this.view = null;
+    this.client.on("status", (s) => this.showStatus(s));
+    this.client.on("error", (err) => this.toast(errorWords(err)));
+    this.client.on("closing", () => this.toast("The server is restarting; reconnecting."));
+    window.addEventListener("online", () => this.client.reconnectNow());
+    window.addEventListener("hashchange", () => this.route());
+  }
+
+  start() {
+    this.showWho();
+    if (this.name) this.connect();
+    this.route();
+  }
+
+  connect() {
+    this.client.connect().catch((err) => this.toast(errorWords(err)));
+  }
+
+  setName(name) {
+    const changed = name !== this.name;
+    this.name = name;
+    localStorage.setItem(NAME_KEY, name);
+    this.client.name = name;
+    this.showWho();
+    if (this.client.status === "idle" || this.client.status === "closed") this.connect();
+    else if (changed) this.client.dropConnection(); // say hello again with the new name
+  }
+
+  showWho() {
+    fill(this.whoEl, this.name ? `Playing as ${this.name}` : "");
+  }
+
+  showStatus({ status, delayMs, attempt }) {
+    const words = {
+      idle: "Not connected",
+      connecting: "Connecting…",
+      open: "Connected",
+      reconnecting: delayMs !== undefined ? `Connection lost: retrying in ${Math.ceil(delayMs / 1000)} s (try ${attempt})` : "Reconnecting…",
+      closed: "Disconnected",
+    };
+    this.statusEl.textContent = words[status] ?? status;
+    this.statusEl.dataset.state = status;
+  }
+
+  toast(text) {
+    this.toastEl.hidden = false;
+    this.toastEl.textContent = text;
+    clearTimeout(this._toastTimer);
+    this._toastTimer = setTimeout(() => (this.toastEl.hidden = true), 5000);
+  }
+
+  announce(text) {
+    this.announceEl.textContent = "";
+    setTimeout(() => (this.announceEl.textContent = text), 30);
+  }
+
+  route() {
+    const hash = location.hash.replace(/^#/, "") || "/";
+    const [path, query] = hash.split("?");
+    const params = new URLSearchParams(query ?? "");
+    const parts = path.split("/").filter(Boolean);
+    this.view?.unmount();
+    this.view = null;
+    fill(this.viewEl);
+    if (!this.name) {
+      this.view = new NameView(this);
+    } else if (parts[0] === "table" && parts[1]) {
+      this.view = new TableView(this, decodeURIComponent(parts[1]), params.get("invite"));
+    } else if (parts[0] === "replay" && parts[1] && parts[2]) {
+      this.view = new ReplayView(this, decodeURIComponent(parts[1]), Number(parts[2]));
+    } else {
+      this.view = new LobbyView(this);
+    }
+    this.view.mount(this.viewEl);
+  }
+
+  go(hash) {
+    if (location.hash === hash) this.route();
+    else location.hash = hash;
+  }
+}
+
+/** The first visit: choose a name, then go where the link pointed. */
+class NameView {
+  constructor(app) {
+    this.app = app;
+  }
+
+  mount(el) {
+    const input = h("input", { id: "name", name: "name", required: true, maxlength: 32, autocomplete: "nickname", value: "" });
+    const form = h("form", { class: "card-panel name-form", onsubmit: (e) => {
+      e.preventDefault();
+      const name = input.value.trim();
+      if (!name) return;
+      this.app.setName(name);
+      this.app.route();
+    } },
+      h("h1", {}, "Welcome to sparts"),
+      h("p", {}, "Choose the name the other players will see."),
+      h("label", { for: "name" }, "Your name"),
+      input,
+      h("button", { type: "submit", class: "primary" }, "Continue"));
+    fill(el, form);
+    input.focus();
+  }
+
+  unmount() {}
+}
+
+const app = new App();
+window.sparts = { app, client: app.client };
+app.start();

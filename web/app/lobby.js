@@ -1,0 +1,212 @@
+// The lobby: your name, the open tables, a new table, finished games.
+
+import { errorWords, listGames } from "../lib/index.js";
+import { h, fill, focusKey, restoreFocus } from "./dom.js";
+import { PRESETS, optionsFor, formValue, wireValue, optionsInWords, presetLabel } from "./options.js";
+
+const STATE_WORDS = { waiting: "Waiting for players", playing: "Playing", over: "Game over" };
+
+function seatWords(holder) {
+  if (!holder) return "empty";
+  return holder.bot ? "Bot" : holder.name;
+}
+
+export class LobbyView {
+  constructor(app) {
+    this.app = app;
+    this.client = app.client;
+    this.showAll = false;
+    this.offs = [];
+  }
+
+  mount(el) {
+    this.el = el;
+    this.tablesEl = h("div", { class: "tables", "aria-live": "polite" }, "Loading tables…");
+    this.gamesEl = h("div", { class: "games" }, "Loading finished games…");
+    this.formEl = h("form", { class: "new-table", onsubmit: (e) => this.create(e) });
+    fill(el,
+      h("h1", { class: "sr-only" }, "Lobby"),
+      this.nameSection(),
+      h("section", { class: "card-panel", "aria-labelledby": "open-tables" },
+        h("div", { class: "section-head" },
+          h("h2", { id: "open-tables" }, "Tables"),
+          h("label", { class: "inline" },
+            h("input", { type: "checkbox", checked: this.showAll, onchange: (e) => { this.showAll = e.target.checked; this.lastTables = null; this.refresh(); } }),
+            " show games in progress"),
+          h("button", { type: "button", onclick: () => this.refresh() }, "Refresh")),
+        this.tablesEl),
+      h("section", { class: "card-panel", "aria-labelledby": "new-table" },
+        h("h2", { id: "new-table" }, "New table"),
+        this.formEl),
+      h("section", { class: "card-panel", "aria-labelledby": "finished" },
+        h("h2", { id: "finished" }, "Finished games"),
+        this.gamesEl));
+    this.renderForm("spades");
+    this.offs.push(this.client.on("hello", () => this.refresh()));
+    if (this.client.status === "open") this.refresh();
+    this.timer = setInterval(() => this.client.status === "open" && this.refresh(), 5000);
+    this.loadGames();
+  }
+
+  unmount() {
+    clearInterval(this.timer);
+    for (const off of this.offs) off();
+  }
+
+  nameSection() {
+    const input = h("input", { id: "lobby-name", maxlength: 32, required: true, value: this.app.name ?? "", autocomplete: "nickname" });
+    return h("section", { class: "card-panel" },
+      h("form", { class: "name-row", onsubmit: (e) => {
+        e.preventDefault();
+        const name = input.value.trim();
+        if (name) this.app.setName(name);
+      } },
+        h("label", { for: "lobby-name" }, "Your name"),
+        input,
+        h("button", { type: "submit" }, "Save name")));
+  }
+
+  async refresh() {
+    try {
+      const tables = await this.client.listTables({ open: !this.showAll });
+      this.renderTables(tables);
+    } catch (err) {
+      fill(this.tablesEl, h("p", { class: "error" }, errorWords(err)));
+    }
+  }
+
+  renderTables(tables) {
+    // The list is refreshed every few seconds: draw it only when it changed, and keep the focus.
+    const text = JSON.stringify([tables, this.client.seats]);
+    if (text === this.lastTables) return;
+    this.lastTables = text;
+    const key = focusKey(this.tablesEl);
+    this.drawTables(tables);
+    restoreFocus(this.tablesEl, key);
+  }
+
+  drawTables(tables) {
+    if (!tables.length) {
+      fill(this.tablesEl, h("p", { class: "muted" }, this.showAll ? "No public tables." : "No open tables: create one below."));
+      return;
+    }
+    const rows = tables.map((t) => {
+      const free = t.seats.some((s) => s === null) && t.state !== "playing";
+      const mine = this.client.seats.some((s) => s.table === t.table);
+      return h("tr", { dataset: { table: t.table } },
+        h("th", { scope: "row" }, t.table),
+        h("td", {}, presetLabel(t.ruleset.preset)),
+        h("td", {}, optionsInWords(t.ruleset), t.turn_seconds ? `; ${t.turn_seconds} s a turn` : "; no turn limit"),
+        h("td", {}, t.seats.map(seatWords).join(", ")),
+        h("td", {}, STATE_WORDS[t.state] ?? t.state, t.spectators ? ` · ${t.spectators} watching` : ""),
+        h("td", { class: "actions" },
+          mine ? h("button", { type: "button", class: "primary", dataset: { focusKey: `back-${t.table}` }, onclick: () => this.app.go(`#/table/${t.table}`) }, "Back to your seat")
+            : free ? h("button", { type: "button", class: "primary", dataset: { focusKey: `join-${t.table}` }, onclick: () => this.join(t.table) }, `Join ${t.table}`) : null,
+          mine ? null : h("button", { type: "button", dataset: { focusKey: `watch-${t.table}` }, onclick: () => this.app.go(`#/table/${t.table}?watch=1`) }, `Watch ${t.table}`)));
+    });
+    fill(this.tablesEl, h("table", { class: "list" },
+      h("thead", {}, h("tr", {}, ["Table", "Game", "Options", "Seats", "Status", ""].map((x) => h("th", { scope: "col" }, x)))),
+      h("tbody", {}, rows)));
+  }
+
+  async join(table) {
+    try {
+      await this.client.sit(table);
+      this.app.go(`#/table/${table}`);
+    } catch (err) {
+      this.app.toast(errorWords(err));
+      this.refresh();
+    }
+  }
+
+  renderForm(preset) {
+    this.preset = preset;
+    const presetSelect = h("select", { id: "preset", name: "preset", onchange: (e) => this.renderForm(e.target.value) },
+      PRESETS.map((p) => h("option", { value: p.name, selected: p.name === preset }, p.label)));
+    const about = PRESETS.find((p) => p.name === preset)?.about ?? "";
+    const fields = optionsFor(preset).map((o) => {
+      const id = `opt-${o.name}`;
+      let input;
+      if (o.type === "bool") {
+        input = h("select", { id, name: o.name }, ["false", "true"].map((v) => h("option", { value: v, selected: formValue(o.default) === v }, v === "true" ? "on" : "off")));
+      } else if (o.type === "enum") {
+        input = h("select", { id, name: o.name }, o.values.map((v) => h("option", { value: v, selected: formValue(o.default) === v }, v)));
+      } else if (o.type === "int") {
+        const [min, max] = o.range?.[preset] ?? [o.min, o.max];
+        input = h("input", { id, name: o.name, type: "number", min, max, step: 1, required: true, value: formValue(o.default) });
+      } else {
+        input = h("input", { id, name: o.name, type: "text", pattern: o.pattern, required: true, value: formValue(o.default), size: 8 });
+      }
+      input.dataset.default = formValue(o.default);
+      return h("div", { class: "field" },
+        h("label", { for: id }, o.label, " ", h("span", { class: "hint" }, `(${o.hint})`)),
+        input);
+    });
+    fill(this.formEl,
+      h("div", { class: "field" },
+        h("label", { for: "preset" }, "Game"),
+        presetSelect,
+        h("p", { class: "hint", id: "preset-about" }, about)),
+      h("fieldset", { class: "options" }, h("legend", {}, "Options"), fields),
+      h("div", { class: "field-row" },
+        h("div", { class: "field" },
+          h("label", { for: "turn-seconds" }, "Turn time ", h("span", { class: "hint" }, "(seconds, 0: none)")),
+          h("input", { id: "turn-seconds", name: "turn_seconds", type: "number", min: 0, max: 3600, value: 60 })),
+        h("div", { class: "field" },
+          h("label", { class: "inline" }, h("input", { type: "checkbox", id: "private", name: "private" }), " Private (invite only)")),
+        h("div", { class: "field" },
+          h("label", { for: "bots" }, "Bots ", h("span", { class: "hint" }, "(fill the other seats)")),
+          h("select", { id: "bots", name: "bots" },
+            h("option", { value: "none" }, "none: wait for people"),
+            h("option", { value: "random" }, "random bots (play any legal card)"),
+            h("option", { value: "basic", selected: true }, "basic bots"),
+            h("option", { value: "strong" }, "strong bots (think ahead)")))),
+      h("button", { type: "submit", class: "primary", id: "create" }, "Create table and sit"));
+  }
+
+  async create(e) {
+    e.preventDefault();
+    const form = this.formEl;
+    const options = {};
+    for (const o of optionsFor(this.preset)) {
+      const el = form.elements.namedItem(o.name);
+      if (el && el.value !== el.dataset.default) options[o.name] = wireValue(o, el.value);
+    }
+    const isPrivate = form.elements.namedItem("private").checked;
+    const turnSeconds = Number(form.elements.namedItem("turn_seconds").value);
+    const botLevel = form.elements.namedItem("bots").value;
+    const fillBots = botLevel !== "none";
+    const button = form.querySelector("#create");
+    button.disabled = true;
+    try {
+      const created = await this.client.createTable({ preset: this.preset, options }, { private: isPrivate || undefined, turn_seconds: turnSeconds });
+      const sat = await this.client.sit(created.table, { invite: created.invite });
+      if (fillBots) {
+        const seats = Number(created.ruleset.options?.seats ?? 4);
+        for (let s = 0; s < seats; s++) if (s !== sat.seat) await this.client.addBot(created.table, s, botLevel);
+      }
+      this.app.go(`#/table/${created.table}${created.invite ? `?invite=${created.invite}` : ""}`);
+    } catch (err) {
+      this.app.toast(errorWords(err));
+      if (err.field) form.querySelector(`[name="${CSS.escape(err.field.replace(/^ruleset\.options\./, ""))}"]`)?.focus();
+    } finally {
+      button.disabled = false;
+    }
+  }
+
+  async loadGames() {
+    try {
+      const { games } = await listGames({ limit: 20 });
+      if (!games.length) {
+        fill(this.gamesEl, h("p", { class: "muted" }, "No finished games yet."));
+        return;
+      }
+      fill(this.gamesEl, h("ul", { class: "game-list" }, games.map((g) => h("li", {},
+        h("a", { href: `#/replay/${encodeURIComponent(g.table)}/${g.game}` }, `Replay ${g.table} game ${g.game}`),
+        ` — ${presetLabel(g.preset)}, ${(g.players ?? []).map((p) => p?.name ?? "?").join(", ")}`,
+        g.finished ? `, ${new Date(g.finished).toLocaleString()}` : ""))));
+    } catch (err) {
+      fill(this.gamesEl, h("p", { class: "muted" }, err.code === "no_archive" ? "This server keeps no archive." : errorWords(err)));
+    }
+  }
+}

@@ -1,0 +1,95 @@
+// The presets and their options, as docs/RULES.md §2 and `sparts rules` list them,
+// each with a word or two for the lobby's "New table" form.
+
+export const PRESETS = [
+  { name: "spades", label: "Spades", about: "Partnership Spades to 500; nil is worth 100." },
+  { name: "worldwinner-spades", label: "WorldWinner Spades", about: "Partnership Spades to 250, bag back, 10-minute game clock." },
+  { name: "bga-sparts", label: "BGA Sparts", about: "4 players; the seven of diamonds chooses Spades or Hearts each hand." },
+  { name: "sparts", label: "Sparts", about: "4–6 players: bid on tricks, lose points for hearts and the queen of spades." },
+  { name: "spartsel", label: "Spartsel", about: "The inventors' game: exact bids only, 2–10 players, decks and jokers." },
+];
+
+const SPADES = ["spades", "worldwinner-spades"];
+const SPARTS = ["sparts", "spartsel"];
+const ALL = ["bga-sparts", ...SPARTS, ...SPADES];
+
+// type: "int" (min..max), "enum" (values), "bool". defaults: per preset (absent: does not apply).
+export const OPTIONS = [
+  { name: "seats", label: "Players", hint: "how many seats", type: "int", min: 2, max: 10,
+    range: { sparts: [4, 6], spartsel: [2, 10] }, defaults: { sparts: 4, spartsel: 4 } },
+  { name: "decks", label: "Decks", hint: "52-card decks", type: "enum", values: ["1", "2"], defaults: { spartsel: "1" } },
+  { name: "jokers", label: "Jokers", hint: "wild cards", type: "int", min: 0, max: 4, defaults: { spartsel: 0 } },
+  { name: "hand_size", label: "Hand size", hint: "cards each (auto: all)", type: "text", pattern: "auto|[0-9]{1,2}",
+    defaults: { spartsel: "auto" } },
+  { name: "hands", label: "Hands", hint: "game length (seats: one each; 0: no limit)", type: "text",
+    pattern: "seats|[0-9]{1,3}", defaults: { sparts: "seats", spartsel: "seats" } },
+  { name: "scoring", label: "Scoring", hint: "sparts: overtricks; spartsel: exact", type: "enum",
+    values: ["sparts", "spartsel"], defaults: { sparts: "sparts", spartsel: "spartsel" } },
+  { name: "target_score", label: "Target score", hint: "wins the game (0: none)", type: "int", min: 0, max: 10000,
+    defaults: { sparts: 0, spartsel: 0, spades: 500, "worldwinner-spades": 250 } },
+  { name: "game_length", label: "Game length", hint: "points to win", type: "enum", values: ["200", "400", "800"],
+    defaults: { "bga-sparts": "200" } },
+  { name: "hearts_mode", label: "Hearts mode", hint: "pass 4 (sparts) or 3 (traditional)", type: "enum",
+    values: ["sparts", "traditional"], defaults: { "bga-sparts": "sparts" } },
+  { name: "nil_value", label: "Nil value", hint: "points (0: a fifth of target)", type: "int", min: 0, max: 1000,
+    defaults: { spades: 0, "worldwinner-spades": 75 } },
+  { name: "sandbag_penalty", label: "Bag penalty", hint: "what bags cost", type: "enum", values: ["off", "10", "5", "bag-back"],
+    defaults: { spades: "10", "worldwinner-spades": "bag-back" } },
+  { name: "mercy_rule", label: "Mercy rule", hint: "−200 loses", type: "bool", defaults: { spades: false, "worldwinner-spades": false } },
+  { name: "center_cards", label: "Center cards", hint: "who takes the kitty", type: "enum",
+    values: ["first-heart-or-queen", "first-trick"], defaults: { sparts: "first-heart-or-queen", spartsel: "first-heart-or-queen" } },
+  { name: "mooning", label: "Mooning", hint: "shoot the moon", type: "bool", defaults: { sparts: false, spartsel: false } },
+  { name: "ten_of_hearts_minus_one", label: "Ten of hearts −1", hint: "instead of −10", type: "bool",
+    defaults: { sparts: false, spartsel: false } },
+  { name: "mercy", label: "Mercy", hint: "no hearts or spades on trick 1", type: "bool", defaults: { sparts: false, spartsel: false } },
+  { name: "multi_pass", label: "Multi-pass", hint: "one card more", type: "enum", values: ["off", "back", "both-ways"],
+    defaults: { sparts: "off", spartsel: "off" } },
+  { name: "partners", label: "Partners", hint: "teams", type: "enum", values: ["none", "regular", "rotating", "progressive"],
+    defaults: { sparts: "none", spartsel: "none" } },
+  { name: "teams", label: "Teams", hint: "regular partners", type: "int", min: 2, max: 5, defaults: { sparts: 2, spartsel: 2 } },
+  { name: "partner_plan", label: "Partner plan", hint: "teams per hand, e.g. 2,3,0", type: "text", pattern: "[0-9](,[0-9]){0,15}",
+    defaults: { sparts: "2", spartsel: "2" } },
+  { name: "reverse_partners", label: "Reverse partners", hint: "queen takes last trick", type: "bool",
+    defaults: { sparts: false, spartsel: false } },
+  { name: "secret_bids", label: "Secret bids", hint: "hidden until scored", type: "bool", defaults: { sparts: false, spartsel: false } },
+  { name: "game_clock", label: "Game clock", hint: "seconds (0: none)", type: "int", min: 0, max: 86400,
+    defaults: { sparts: 0, spartsel: 0, spades: 0, "worldwinner-spades": 600 } },
+  { name: "hand_cap", label: "Hand cap", hint: "most hands", type: "int", min: 1, max: 250,
+    defaults: Object.fromEntries(ALL.map((p) => [p, 100])) },
+];
+
+/** The options a preset takes, each with its default there. */
+export function optionsFor(preset) {
+  return OPTIONS.filter((o) => preset in o.defaults).map((o) => ({ ...o, default: o.defaults[preset] }));
+}
+
+/** An option's value as the form shows it. */
+export function formValue(value) {
+  return typeof value === "boolean" ? (value ? "true" : "false") : String(value);
+}
+
+/** A form value as JSON for create_table. */
+export function wireValue(option, text) {
+  if (option.type === "bool") return text === "true";
+  if (option.type === "int") return Number(text);
+  return text;
+}
+
+/** A ruleset's options in words: "target 250, nil 75" — the non-default ones the server wrote back. */
+export function optionsInWords(ruleset) {
+  const entries = Object.entries(ruleset?.options ?? {});
+  if (!entries.length) return "standard rules";
+  return entries
+    .map(([name, value]) => {
+      const o = OPTIONS.find((x) => x.name === name);
+      const label = o ? o.label.toLowerCase() : name;
+      return typeof value === "boolean" ? (value ? label : `no ${label}`) : `${label} ${value}`;
+    })
+    .join(", ");
+}
+
+export function presetLabel(name) {
+  return PRESETS.find((p) => p.name === name)?.label ?? name;
+}
+
+export { SPADES, SPARTS };

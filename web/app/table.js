@@ -1,0 +1,468 @@
+// The table: seats, your hand, the trick, bids, passing, scores, the log.
+// It draws only what the table model holds, and the model holds only what the
+// server sent: a spectator's page never has a hidden card.
+
+import {
+  cardName, cardShort, isRed, parseCard, describeEvent, errorWords, bidWords, passDirectionWords,
+  SCORE_COMPONENT_WORDS, sideOfSeat, ranksOf,
+} from "../lib/index.js";
+import { h, fill, focusKey, restoreFocus } from "./dom.js";
+import { optionsInWords, presetLabel } from "./options.js";
+
+const KIND_WORDS = { spades: "Spades", hearts: "Hearts", sparts: "Sparts", undecided: "to be chosen" };
+const PHASE_WORDS = { dealing: "Dealing", choosing: "Choosing", passing: "Passing", bidding: "Bidding", playing: "Playing", game_over: "Game over" };
+
+/** A face-up card; a button when `onclick` is given. */
+export function cardEl(card, options = {}) {
+  const c = parseCard(card);
+  const label = cardName(card);
+  const cls = ["card", isRed(card) ? "red" : "black", c.joker ? "joker" : "", options.class ?? ""].join(" ").trim();
+  const face = [h("span", { class: "rank", "aria-hidden": "true" }, cardShort(card).replace(/[♠♥♦♣]$/, "")),
+    h("span", { class: "suit", "aria-hidden": "true" }, c.joker ? "★" : cardShort(card).slice(-1))];
+  if (options.button) {
+    return h("button", {
+      type: "button", class: cls, "aria-label": label, dataset: { card, focusKey: `card-${card}` },
+      disabled: options.disabled, "aria-pressed": options.pressed === undefined ? undefined : String(options.pressed),
+      onclick: options.onclick,
+    }, face);
+  }
+  return h("div", { class: cls, role: "img", "aria-label": label, dataset: { card } }, face);
+}
+
+export function formatMs(ms) {
+  const s = Math.max(0, Math.ceil(ms / 1000));
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+}
+
+export class TableView {
+  constructor(app, table, invite) {
+    this.app = app;
+    this.client = app.client;
+    this.table = table;
+    this.invite = invite;
+    this.watchOnly = new URLSearchParams(location.hash.split("?")[1] ?? "").get("watch") === "1";
+    // The log lives in the tab's session storage, so that a reload keeps it.
+    this.logKey = `sparts.log.${table}`;
+    this.log = [];
+    try {
+      this.log = JSON.parse(sessionStorage.getItem(this.logKey) ?? "[]");
+    } catch {
+      this.log = [];
+    }
+    this.offs = [];
+    this.passSel = [];
+    this.backSel = [];
+    this.passKey = null;
+    this.dismissedHand = null;
+    this.opened = false;
+    this.lastTurnSeq = null;
+  }
+
+  mount(el) {
+    this.el = el;
+    if (this.invite) this.client.invites.set(this.table, this.invite);
+    this.offs.push(this.client.on("table", (m) => m.table === this.table && this.render()));
+    this.offs.push(this.client.on("event", (msg) => {
+      if (msg.table !== this.table) return;
+      this.addLog(describeEvent(msg.event, (s) => this.nameOf(s)), msg.event.type);
+    }));
+    this.offs.push(this.client.on("snapshot", (msg) => {
+      if (msg.table === this.table) this.addLog(msg.you === null ? "You are watching this table." : `You are in seat ${msg.you + 1}.`, "snapshot");
+    }));
+    this.offs.push(this.client.on("resumed", (r) => {
+      if (r.table === this.table) this.addLog(r.mode === "events" ? "Reconnected: caught up." : "Reconnected.", "resumed");
+    }));
+    this.offs.push(this.client.on("hello", () => this.openTable()));
+    this.offs.push(this.client.on("status", () => this.render()));
+    this.timer = setInterval(() => this.tick(), 250);
+    if (this.client.status === "open") this.openTable();
+    this.render();
+  }
+
+  unmount() {
+    clearInterval(this.timer);
+    for (const off of this.offs) off();
+  }
+
+  async openTable() {
+    if (this.opened) return;
+    this.opened = true;
+    try {
+      const held = this.client.seats.some((s) => s.table === this.table);
+      if (!held && this.watchOnly) await this.client.watch(this.table, { invite: this.invite ?? undefined });
+      else await this.client.open(this.table, { invite: this.invite ?? undefined });
+    } catch (err) {
+      this.opened = false;
+      this.error = errorWords(err);
+      this.render();
+    }
+  }
+
+  get state() {
+    return this.client.model(this.table).state;
+  }
+
+  nameOf(seat) {
+    const s = this.state;
+    const holder = s.info?.seats[seat];
+    // Bots are all named "Bot": the seat number tells them apart.
+    const name = holder ? (holder.bot ? `Bot ${seat + 1}` : holder.name) : `Seat ${seat + 1}`;
+    return seat === s.you ? `${name} (you)` : name;
+  }
+
+  /** Where a seat sits from yours, in words (four seats). */
+  whereWords(seat) {
+    const s = this.state;
+    const n = s.info?.seats.length ?? 4;
+    if (s.you === null || n !== 4 || seat === s.you) return "";
+    return ["", "left", "across", "right"][(seat - s.you + n) % n];
+  }
+
+  addLog(text, kind) {
+    this.log.push({ text, kind });
+    if (this.log.length > 300) this.log.splice(0, this.log.length - 300);
+    try {
+      sessionStorage.setItem(this.logKey, JSON.stringify(this.log));
+    } catch {
+      // storage full or disabled: the log is only lost on reload
+    }
+    const list = this.el?.querySelector(".log ol");
+    if (list) {
+      list.append(h("li", { class: `log-${kind}` }, text));
+      while (list.children.length > 300) list.firstChild.remove();
+      list.parentElement.scrollTop = list.parentElement.scrollHeight;
+    }
+  }
+
+  tick() {
+    for (const t of this.el.querySelectorAll("[data-deadline]")) {
+      t.textContent = formatMs(Number(t.dataset.deadline) - Date.now());
+    }
+  }
+
+  // ---- actions
+
+  async act(fn, what) {
+    try {
+      await fn();
+    } catch (err) {
+      this.app.toast(`${what}: ${errorWords(err)}`);
+    }
+  }
+
+  // ---- drawing
+
+  render() {
+    if (!this.el) return;
+    const key = focusKey(this.el);
+    const s = this.state;
+    const logScroll = this.el.querySelector(".log");
+    const atBottom = !logScroll || logScroll.scrollTop + logScroll.clientHeight >= logScroll.scrollHeight - 8;
+    if (!s.synced) {
+      fill(this.el, h("div", { class: "card-panel" },
+        h("h1", {}, `Table ${this.table}`),
+        h("p", {}, this.error ?? (this.client.status === "open" ? "Opening the table…" : "Connecting…")),
+        h("p", {}, h("a", { href: "#/" }, "Back to the lobby"))));
+      return;
+    }
+    const yourTurn = s.yourTurn;
+    const newTurn = Boolean(yourTurn && yourTurn.seq !== this.lastTurnSeq);
+    if (yourTurn && yourTurn.seq !== this.lastTurnSeq) {
+      this.lastTurnSeq = yourTurn.seq;
+      const words = { play: "Your turn: play a card.", bid: "Your turn to bid.", pass: "Choose the cards to pass.", choose: "Choose Spades or Hearts." };
+      this.app.announce(words[yourTurn.legal.kind] ?? "Your turn.");
+    }
+    fill(this.el,
+      this.header(),
+      s.closed ? h("p", { class: "banner" }, "This table is closed.") : null,
+      h("div", { class: "table-layout" },
+        h("div", { class: "felt", "aria-label": "The table" },
+          this.seatsEl(),
+          this.centerEl(),
+          this.actionEl(),
+          s.you !== null ? h("div", { class: "me" }, this.seatEl(s.you, 0)) : null,
+          this.handEl()),
+        h("aside", { class: "side" },
+          this.scoredEl(),
+          this.gameOverEl(),
+          this.logEl())));
+    const log = this.el.querySelector(".log");
+    if (log && atBottom) log.scrollTop = log.scrollHeight;
+    restoreFocus(this.el, key);
+    // For keyboard play: when your turn comes and the focus is nowhere in particular
+    // (or on the card just played), it moves to the first thing you may do.
+    const active = document.activeElement;
+    if (newTurn && (!active || active === document.body || active === this.el)) {
+      this.el.querySelector(".hand button.card.playable, .bids button, .action button.primary")?.focus();
+    }
+    this.tick();
+  }
+
+  header() {
+    const s = this.state;
+    const info = s.info;
+    const v = s.view;
+    const link = `${location.origin}${location.pathname}#/table/${encodeURIComponent(this.table)}${this.client.invites.get(this.table) ? `?invite=${this.client.invites.get(this.table)}` : ""}`;
+    const seated = s.you !== null;
+    return h("header", { class: "table-head" },
+      h("div", {},
+        h("h1", {}, `Table ${this.table} · ${presetLabel(info?.ruleset.preset)}`),
+        h("p", { class: "muted" }, optionsInWords(info?.ruleset),
+          info ? ` · ${info.turn_seconds ? `${info.turn_seconds} s a turn` : "no turn limit"}` : "",
+          info?.private ? " · private" : "",
+          v ? ` · game ${s.game}, hand ${v.hand_number}${v.kind ? ` (${KIND_WORDS[v.kind] ?? v.kind})` : ""} · ${PHASE_WORDS[v.phase] ?? v.phase}` : "",
+          s.clockDeadline ? [" · game clock ", h("span", { dataset: { deadline: String(s.clockDeadline) } })] : "",
+          !seated ? " · you are watching" : "")),
+      h("div", { class: "head-actions" },
+        h("button", { type: "button", dataset: { focusKey: "copy" }, onclick: () => this.copyLink(link) }, "Copy invite link"),
+        h("input", { class: "invite-link", readonly: true, value: link, "aria-label": "Invite link" }),
+        h("a", { class: "button", href: "#/" }, "Lobby"),
+        seated || s.synced ? h("button", { type: "button", dataset: { focusKey: "leave" }, onclick: () => this.act(async () => {
+          await this.client.leave(this.table);
+          this.app.go("#/");
+        }, "Leave") }, seated ? "Leave seat" : "Stop watching") : null));
+  }
+
+  async copyLink(link) {
+    try {
+      await navigator.clipboard.writeText(link);
+      this.app.toast("Invite link copied.");
+    } catch {
+      const input = this.el.querySelector(".invite-link");
+      input?.select();
+      this.app.toast("Select the link and copy it.");
+    }
+  }
+
+  /** Seats in display order: yours at the bottom, the others clockwise from your left. */
+  order() {
+    const s = this.state;
+    const n = s.info?.seats.length ?? s.view?.seats ?? 4;
+    const me = s.you ?? 0;
+    return Array.from({ length: n }, (_, i) => (me + i) % n);
+  }
+
+  /** The other seats, clockwise from your left (every seat for a spectator). */
+  seatsEl() {
+    const s = this.state;
+    const order = this.order();
+    const shown = order.map((seat, i) => [seat, i]).filter(([seat]) => seat !== s.you);
+    return h("div", { class: `seats seats-${order.length}` }, shown.map(([seat, i]) => this.seatEl(seat, i)));
+  }
+
+  seatEl(seat, pos) {
+    const s = this.state;
+    const v = s.view;
+    const holder = s.info?.seats[seat] ?? null;
+    const seated = s.you !== null;
+    const onTurn = v && (v.turn === seat || (v.phase === "passing" && v.waiting_for.includes(seat)) || (v.phase === "choosing" && v.waiting_for.includes(seat)));
+    const n = s.info?.seats.length ?? 4;
+    let score = null;
+    let bags = null;
+    if (v && v.scores.length) {
+      const idx = v.scores.length === n && s.sides.length !== n ? seat : sideOfSeat(s, seat);
+      score = v.scores[idx];
+      bags = v.bags[idx];
+    }
+    const bid = v?.bids[seat];
+    const lines = [];
+    if (v) {
+      const bidText = bid === undefined || bid === null ? "no bid" : bid === "secret" ? "secret bid" : bid === "nil" ? "nil" : `bid ${bid}`;
+      lines.push(h("div", { class: "tricks", "aria-label": `${v.tricks[seat]} tricks taken, ${bidText}` },
+        h("strong", {}, `${v.tricks[seat]} / ${bid === null || bid === undefined ? "–" : bid === "secret" ? "?" : bidWords(bid)}`),
+        h("span", { class: "hint" }, " tricks / bid")));
+    }
+    if (score !== null && score !== undefined) {
+      lines.push(h("div", { class: "score" }, `Score ${score}`, bags !== undefined && bags !== null ? ` · bags ${bags}` : ""));
+    }
+    if (v) lines.push(h("div", { class: "hint" }, `${v.hand_sizes[seat]} card${v.hand_sizes[seat] === 1 ? "" : "s"}`));
+    const badges = [];
+    if (v && v.dealer === seat) badges.push(h("span", { class: "badge" }, "Dealer"));
+    if (v && s.you !== null && seat !== s.you && v.partners[s.you]?.includes(seat)) badges.push(h("span", { class: "badge" }, "Partner"));
+    if (s.absent.includes(seat)) badges.push(h("span", { class: "badge warn" }, "Away"));
+    if (v?.phase === "passing" && v.passed_seats.includes(seat)) badges.push(h("span", { class: "badge" }, "Passed"));
+    if (s.again.includes(seat)) badges.push(h("span", { class: "badge" }, "Wants again"));
+    if (onTurn) {
+      badges.push(h("span", { class: "badge turn" }, seat === s.you ? "Your turn" : "To play",
+        s.turnDeadline ? [" ", h("span", { class: "timer", dataset: { deadline: String(s.turnDeadline) } })] : ""));
+    }
+    const buttons = [];
+    const waiting = !v || s.info?.state === "waiting";
+    if (!holder && !seated) buttons.push(h("button", { type: "button", dataset: { focusKey: `sit-${seat}` }, onclick: () => this.act(() => this.client.sit(this.table, { seat }), "Sit") }, `Sit in seat ${seat + 1}`));
+    if (!holder && (seated || waiting)) buttons.push(h("button", { type: "button", dataset: { focusKey: `bot-${seat}` }, onclick: () => this.act(() => this.client.addBot(this.table, seat), "Add bot") }, `Add bot to seat ${seat + 1}`));
+    if (holder?.bot && !seated && s.info?.state === "playing") buttons.push(h("button", { type: "button", dataset: { focusKey: `take-${seat}` }, onclick: () => this.act(() => this.client.sit(this.table, { seat }), "Take over") }, `Take over seat ${seat + 1}`));
+    return h("section", {
+      class: `seat pos-${pos}${onTurn ? " on-turn" : ""}${seat === s.you ? " you" : ""}`,
+      dataset: { seat: String(seat) },
+      "aria-label": `Seat ${seat + 1}: ${holder ? holder.name : "empty"}${seat === s.you ? " (you)" : ""}`,
+    },
+      h("h2", { class: "seat-name" }, holder ? this.nameOf(seat) : `Seat ${seat + 1} (empty)`,
+        this.whereWords(seat) ? h("span", { class: "hint" }, ` · ${this.whereWords(seat)}`) : ""),
+      badges.length ? h("div", { class: "badges" }, badges) : null,
+      lines,
+      buttons.length ? h("div", { class: "seat-buttons" }, buttons) : null);
+  }
+
+  centerEl() {
+    const s = this.state;
+    const v = s.view;
+    if (!v) {
+      const full = s.info && s.info.seats.every((x) => x !== null);
+      return h("div", { class: "center waiting" },
+        h("p", {}, full ? "Every seat is taken." : "Waiting for players. Invite friends with the link, or add bots."),
+        s.you !== null ? h("button", { type: "button", class: "primary", id: "start", dataset: { focusKey: "start" }, disabled: !full, onclick: () => this.act(() => this.client.start(this.table), "Start") }, "Start the game") : null);
+    }
+    let cards = v.trick.cards;
+    let caption = v.phase === "playing" ? `Trick ${v.trick_number}` : "";
+    let done = false;
+    if (!cards.length && s.lastTrick) {
+      cards = s.lastTrick.cards;
+      caption = `${this.nameOf(s.lastTrick.winner)} won trick ${s.lastTrick.trick}`;
+      done = true;
+    }
+    const order = this.order();
+    return h("div", { class: `center${done ? " done" : ""}`, "aria-label": "Cards on the table" },
+      h("p", { class: "trick-caption" }, caption),
+      h("div", { class: `trick trick-${order.length}` }, cards.map(({ seat, card }) => h("figure", { class: `played pos-${order.indexOf(seat)}`, dataset: { seat: String(seat) } },
+        cardEl(card), h("figcaption", {}, this.nameOf(seat))))),
+      v.center_size ? h("p", { class: "hint" }, v.center_taker === null ? `${v.center_size} cards in the center` : `${this.nameOf(v.center_taker)} took the center (${v.center_given})`) : null);
+  }
+
+  actionEl() {
+    const s = this.state;
+    const v = s.view;
+    if (!v || v.phase === "game_over") return null;
+    const t = s.yourTurn;
+    if (t && s.you !== null) {
+      const legal = t.legal;
+      if (legal.kind === "choose") {
+        return h("div", { class: "action", role: "group", "aria-label": "Choose the game" },
+          h("p", {}, "You hold the seven of diamonds: play this hand as"),
+          legal.choices.map((c) => h("button", { type: "button", class: "primary", dataset: { focusKey: `choose-${c}` }, onclick: () => this.act(() => this.client.choose(this.table, c), "Choose") }, KIND_WORDS[c] ?? c)));
+      }
+      if (legal.kind === "bid") {
+        const made = v.bids.filter((b) => typeof b === "number").reduce((a, b) => a + b, 0);
+        return h("div", { class: "action", role: "group", "aria-label": "Your bid" },
+          h("p", {}, `Your bid (tricks you will take; bids so far total ${made} of ${v.hand_sizes[s.you] ?? "?"}):`),
+          h("div", { class: "bids" }, legal.bids.map((b) => h("button", {
+            type: "button", class: b === "nil" ? "bid nil" : "bid", dataset: { bid: String(b), focusKey: `bid-${b}` },
+            "aria-label": b === "nil" ? "Bid nil (no tricks)" : `Bid ${b}`,
+            onclick: () => this.act(() => this.client.bid(this.table, b), "Bid"),
+          }, b === "nil" ? "Nil" : String(b)))));
+      }
+      if (legal.kind === "pass") return this.passEl(legal);
+      if (legal.kind === "play") return h("div", { class: "action" }, h("p", {}, "Your turn: play one of the highlighted cards."));
+    }
+    const waiting = v.waiting_for.filter((x) => x !== s.you || !t);
+    if (v.phase === "passing") {
+      const mine = s.you !== null && v.passed_seats.includes(s.you);
+      return h("div", { class: "action" }, h("p", {}, mine ? "You have passed. " : "", waiting.length ? `Waiting for ${waiting.map((x) => this.nameOf(x)).join(", ")} to pass.` : ""));
+    }
+    if (waiting.length) return h("div", { class: "action" }, h("p", {}, `Waiting for ${waiting.map((x) => this.nameOf(x)).join(", ")}.`));
+    return null;
+  }
+
+  passEl(legal) {
+    const s = this.state;
+    const v = s.view;
+    const key = `${v.hand_number}/${v.pass_round}/${legal.count}/${legal.back_count}`;
+    if (this.passKey !== key) {
+      this.passKey = key;
+      this.passSel = [];
+      this.backSel = [];
+    }
+    const n = v.seats;
+    const to = (s.you + v.pass_distance) % n;
+    const from = (s.you - v.pass_distance + n * 10) % n;
+    const ready = this.passSel.length === legal.count && this.backSel.length === legal.back_count;
+    return h("div", { class: "action", role: "group", "aria-label": "Pass cards" },
+      h("p", {}, `Choose ${legal.count} card${legal.count === 1 ? "" : "s"} to pass ${v.pass_round === 2 ? "back " : ""}to ${this.nameOf(to)} (${passDirectionWords(v.pass_distance, n)})`,
+        legal.back_count ? `, then ${legal.back_count} to pass back to ${this.nameOf(from)}` : "", "."),
+      h("p", { class: "pass-list" }, `To ${this.nameOf(to)}: `, this.passSel.length ? this.passSel.map(cardName).join(", ") : "none yet",
+        legal.back_count ? [h("br"), `Back to ${this.nameOf(from)}: `, this.backSel.length ? this.backSel.map(cardName).join(", ") : "none yet"] : ""),
+      h("button", { type: "button", class: "primary", id: "pass", disabled: !ready, dataset: { focusKey: "pass" }, onclick: () => this.act(async () => {
+        await this.client.pass(this.table, this.passSel, this.backSel);
+      }, "Pass") }, "Pass these cards"));
+  }
+
+  togglePass(card, legal) {
+    if (this.passSel.includes(card)) this.passSel = this.passSel.filter((c) => c !== card);
+    else if (this.backSel.includes(card)) this.backSel = this.backSel.filter((c) => c !== card);
+    else if (this.passSel.length < legal.count) this.passSel.push(card);
+    else if (this.backSel.length < legal.back_count) this.backSel.push(card);
+    else return;
+    this.render();
+  }
+
+  handEl() {
+    const s = this.state;
+    const v = s.view;
+    if (s.you === null || !v || !v.hand) return null;
+    const legal = s.yourTurn?.legal;
+    const playable = legal?.kind === "play" ? new Set(legal.cards) : null;
+    const passing = legal?.kind === "pass";
+    const cards = v.hand.map((card) => {
+      if (passing) {
+        const pressed = this.passSel.includes(card) || this.backSel.includes(card);
+        return cardEl(card, { button: true, pressed, class: pressed ? "selected" : "", onclick: () => this.togglePass(card, legal) });
+      }
+      const ok = playable?.has(card);
+      return cardEl(card, {
+        button: true, disabled: !ok, class: ok ? "playable" : "",
+        onclick: ok ? () => this.act(() => this.client.play(this.table, card), "Play") : undefined,
+      });
+    });
+    return h("div", { class: "hand", role: "group", "aria-label": "Your hand" }, cards,
+      v.center_cards?.length ? h("p", { class: "hint" }, `Center cards you took: ${v.center_cards.map(cardName).join(", ")}`) : null);
+  }
+
+  scoredEl() {
+    const s = this.state;
+    const e = s.handScored;
+    if (!e || this.dismissedHand === `${s.game}/${e.hand}`) return null;
+    const sideName = (side) => side.seats.map((x) => this.nameOf(x)).join(" & ");
+    const components = Object.keys(SCORE_COMPONENT_WORDS).filter((c) => e.sides.some((x) => x.score_sheet[c] !== undefined));
+    const row = (label, f, cls) => h("tr", { class: cls }, h("th", { scope: "row" }, label), e.sides.map((x) => h("td", {}, f(x))));
+    const sign = (n) => (n > 0 ? `+${n}` : String(n));
+    return h("section", { class: "card-panel scored", "aria-labelledby": "scored-title" },
+      h("h2", { id: "scored-title" }, `Hand ${e.hand} scored (${KIND_WORDS[e.kind] ?? e.kind})${e.reversed ? " — reverse partners" : ""}`),
+      h("table", { class: "score-table" },
+        h("thead", {}, h("tr", {}, h("th", { scope: "col" }, ""), e.sides.map((x) => h("th", { scope: "col" }, sideName(x))))),
+        h("tbody", {},
+          row("Bid", (x) => (x.bid === null ? "—" : x.nil_bids ? `${x.bid} (${x.nil_bids} nil)` : x.bid)),
+          row("Tricks", (x) => x.tricks),
+          components.map((c) => row(SCORE_COMPONENT_WORDS[c], (x) => (x.score_sheet[c] === undefined ? "" : sign(x.score_sheet[c])), "component")),
+          row("Hand total", (x) => sign(x.hand_total), "total"),
+          row("Score", (x) => x.score, "total"),
+          row("Bags", (x) => x.bags))),
+      s.bagPenalties.map((b) => h("p", { class: "hint" }, `Bag penalty: ${sideName(e.sides[b.side] ?? { seats: [] })} ${b.to_opponents ? "gives the opponents" : "loses"} ${b.points * b.times}.`)),
+      h("button", { type: "button", dataset: { focusKey: "hide-scores" }, onclick: () => { this.dismissedHand = `${s.game}/${e.hand}`; this.render(); } }, "Hide scores"));
+  }
+
+  gameOverEl() {
+    const s = this.state;
+    const g = s.gameOver;
+    if (!g) return null;
+    const sides = s.sides.length === g.scores.length ? s.sides : g.scores.map((_, i) => [i]);
+    const ranks = g.ranks ?? ranksOf(g.scores);
+    const rows = g.scores.map((score, i) => ({ rank: ranks[i], score, seats: sides[i] ?? [i] })).sort((a, b) => a.rank - b.rank);
+    const asked = s.you !== null && s.again.includes(s.you);
+    return h("section", { class: "card-panel game-over", "aria-labelledby": "over-title" },
+      h("h2", { id: "over-title" }, "Game over"),
+      h("table", { class: "score-table ranks" },
+        h("thead", {}, h("tr", {}, ["Rank", "Players", "Score"].map((x) => h("th", { scope: "col" }, x)))),
+        h("tbody", {}, rows.map((r) => h("tr", { class: r.rank === 1 ? "winner" : "" },
+          h("td", {}, r.rank === 1 ? "1st" : r.rank === 2 ? "2nd" : r.rank === 3 ? "3rd" : `${r.rank}th`),
+          h("td", {}, r.seats.map((x) => this.nameOf(x)).join(" & ")),
+          h("td", {}, String(r.score)))))),
+      s.standings ? h("p", { class: "hint" }, `Standings: ${s.standings.map((x) => `${x.seats.map((y) => this.nameOf(y)).join(" & ")} ${x.total}`).join(", ")}`) : null,
+      s.you !== null ? h("button", { type: "button", class: "primary", id: "again", dataset: { focusKey: "again" }, disabled: asked, onclick: () => this.act(() => this.client.again(this.table), "Play again") }, asked ? "Waiting for the others…" : "Play again") : null,
+      h("p", {}, h("a", { href: `#/replay/${encodeURIComponent(this.table)}/${s.game}` }, "Watch the replay")));
+  }
+
+  logEl() {
+    return h("section", { class: "card-panel log-panel", "aria-labelledby": "log-title" },
+      h("h2", { id: "log-title" }, "What happened"),
+      h("div", { class: "log", tabindex: "0", dataset: { focusKey: "log" } }, h("ol", {}, this.log.map((x) => h("li", { class: `log-${x.kind}` }, x.text)))));
+  }
+}

@@ -1,0 +1,106 @@
+import type {
+  ActionPass, BidValue, ClientMessage, ErrorCode, EventMessage, OkAct, OkAddBot, OkAgain, OkCreateTable, OkHello,
+  OkLeave, OkPing, OkReplay, OkReplayControl, OkResume, OkSit, OkStart, OkWatch, ReplayControlRequest, ReplayEndedMessage,
+  ReplayEventMessage, ReplayStateMessage, RulesetRequest, ServerMessage, SnapshotMessage, TableInfo, YourTurnMessage,
+  ClosingMessage, Action, Card, AddBotRequest,
+} from "./protocol.js";
+import type { TableModel } from "./table-model.js";
+
+export declare const PROTOCOL_VERSION: 1;
+
+/** A server `error`, or a local failure: "disconnected", "timeout", "closed", "bad_frame". */
+export declare class SpartsError extends Error {
+  constructor(code: string, message?: string, details?: { re?: string; field?: string; id?: number | string });
+  code: ErrorCode | "disconnected" | "timeout" | "closed" | "bad_frame" | (string & {});
+  re?: string;
+  field?: string;
+  id?: number | string;
+}
+
+/** What `localStorage` offers; the token is kept there. */
+export interface TokenStorage {
+  getItem(key: string): string | null;
+  setItem(key: string, value: string): void;
+  removeItem(key: string): void;
+}
+
+export interface ClientOptions {
+  /** ws://host:port/ws; default: this page's host, /ws */
+  url?: string;
+  /** the display name said in hello */
+  name?: string;
+  /** a token from an earlier hello; default: the one in storage */
+  token?: string;
+  /** where the token is kept (default localStorage; null: nowhere) */
+  storage?: TokenStorage | null;
+  storageKey?: string;
+  /** a WebSocket class (default: the global one) */
+  WebSocket?: new (url: string) => WebSocket;
+  /** reconnect delays: initialMs × factor^(attempt−1), at most maxMs, ± jitter (a fraction) */
+  backoff?: { initialMs?: number; maxMs?: number; factor?: number; jitter?: number };
+  requestTimeoutMs?: number;
+  /** an application ping this often notices a dead network (0: none); default 20000 */
+  heartbeatMs?: number;
+  /** ask the server to batch messages (default true) */
+  batch?: boolean;
+  random?: () => number;
+}
+
+export type ConnectionStatus = "idle" | "connecting" | "open" | "reconnecting" | "closed";
+
+export interface ClientEvents {
+  status: { status: ConnectionStatus; attempt?: number; delayMs?: number; reason?: string; reconnected?: boolean; error?: SpartsError };
+  hello: OkHello;
+  message: ServerMessage;
+  event: EventMessage;
+  snapshot: SnapshotMessage;
+  your_turn: YourTurnMessage;
+  /** a table's model changed */
+  table: TableModel;
+  replay_event: ReplayEventMessage;
+  replay_state: ReplayStateMessage;
+  replay_ended: ReplayEndedMessage;
+  closing: ClosingMessage;
+  error: SpartsError;
+  resumed: { table: string; mode: "events" | "snapshot"; seat: number | null };
+}
+
+export declare class SpartsClient {
+  constructor(options?: ClientOptions);
+  url: string;
+  name: string;
+  token: string | null;
+  player: string | null;
+  seats: { table: string; seat: number }[];
+  status: ConnectionStatus;
+  models: Map<string, TableModel>;
+  invites: Map<string, string>;
+
+  on<K extends keyof ClientEvents>(type: K, listener: (payload: ClientEvents[K]) => void): () => void;
+  connect(): Promise<OkHello>;
+  close(): void;
+  dropConnection(): void;
+  reconnectNow(): void;
+  forgetToken(): void;
+
+  request<T = ServerMessage>(msg: Omit<ClientMessage, "id">, options?: { timeoutMs?: number }): Promise<T>;
+  ping(): Promise<OkPing>;
+  listTables(filter?: { preset?: string; seats?: number; open?: boolean }): Promise<TableInfo[]>;
+  createTable(ruleset: RulesetRequest, extra?: { private?: boolean; turn_seconds?: number }): Promise<OkCreateTable>;
+  sit(table: string, options?: { seat?: number | null; invite?: string }): Promise<OkSit>;
+  watch(table: string, options?: { invite?: string }): Promise<OkWatch>;
+  leave(table: string): Promise<OkLeave>;
+  addBot(table: string, seat?: number | null, level?: AddBotRequest["level"]): Promise<OkAddBot>;
+  start(table: string): Promise<OkStart>;
+  again(table: string): Promise<OkAgain>;
+  act(table: string, action: Action): Promise<OkAct>;
+  play(table: string, card: Card): Promise<OkAct>;
+  bid(table: string, bid: BidValue): Promise<OkAct>;
+  pass(table: string, cards: ActionPass["cards"], back?: Card[]): Promise<OkAct>;
+  choose(table: string, game: "spades" | "hearts"): Promise<OkAct>;
+  resume(table: string, seq?: number): Promise<OkResume>;
+  open(table: string, options?: { invite?: string }): Promise<OkResume | OkSit | OkWatch>;
+  model(table: string): TableModel;
+  replay(table: string, game: number, speed?: number): Promise<OkReplay>;
+  replayControl(action: ReplayControlRequest["action"], extra?: Omit<ReplayControlRequest, "type" | "id" | "action">): Promise<OkReplayControl>;
+}

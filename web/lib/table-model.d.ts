@@ -1,0 +1,53 @@
+import type {
+  Card, GameEvent, GameOverEvent, HandScoredEvent, BagPenaltyEvent, Legal, ReplayStateMessage, Ruleset, SnapshotMessage,
+  StandingsEvent, TableInfo, View, YourTurnMessage,
+} from "./protocol.js";
+
+/** A view as the model keeps it: the protocol's view, plus the phase "dealing" between a deal and its first move. */
+export type ModelView = Omit<View, "phase"> & { phase: View["phase"] | "dealing" };
+
+export interface TableState {
+  table: string;
+  /** the last seq applied */
+  seq: number;
+  /** a snapshot (or a replay state) has been applied */
+  synced: boolean;
+  /** your seat, or null for a spectator */
+  you: number | null;
+  info: TableInfo | null;
+  game: number;
+  view: ModelView | null;
+  /** per seat: the cards known to be in that hand (only what the server sent), or null */
+  hands: (Card[] | null)[];
+  /** per side: its seats */
+  sides: number[][];
+  yourTurn: { legal: Legal; msLeft: number | null; seq: number; receivedAt: number } | null;
+  /** when the seat on turn runs out of time (ms since 1970; exact for you, estimated for others) */
+  turnDeadline: number | null;
+  clockDeadline: number | null;
+  lastTrick: { trick: number; leader: number; winner: number; cards: { seat: number; card: Card }[] } | null;
+  handScored: HandScoredEvent | null;
+  bagPenalties: BagPenaltyEvent[];
+  gameOver: Pick<GameOverEvent, "scores" | "ranks"> & Partial<GameOverEvent> | null;
+  standings: StandingsEvent["sides"] | null;
+  again: number[];
+  absent: number[];
+  closed: string | null;
+}
+
+export declare class TableModel {
+  constructor(table: string, options?: { replay?: boolean; seats?: number });
+  readonly table: string;
+  readonly replay: boolean;
+  readonly seq: number;
+  state: TableState;
+  applySnapshot(snapshot: SnapshotMessage): void;
+  applyReplayState(msg: ReplayStateMessage): void;
+  /** "duplicate": already applied; "gap": events are missing before it (resume); "applied" */
+  applyEvent(seq: number, event: GameEvent): "applied" | "duplicate" | "gap";
+  applyYourTurn(msg: YourTurnMessage): void;
+}
+export declare function ranksOf(scores: number[]): number[];
+export declare function sideOfSeat(state: TableState, seat: number): number;
+export declare function sidesFromPartners(partners: number[][] | undefined, seats: number): number[][];
+export declare function partnersFromRuleset(ruleset: Ruleset | undefined, seats: number): number[][];

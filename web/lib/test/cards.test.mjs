@@ -1,0 +1,25 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { cardName, cardShort, sortCards, groupBySuit, isCard, parseCard } from "../cards.js";
+
+test("card names are words a person reads", () => {
+  assert.equal(cardName("QS"), "Queen of spades");
+  assert.equal(cardName("TH"), "Ten of hearts");
+  assert.equal(cardName("2C"), "Two of clubs");
+  assert.equal(cardName("AD'"), "Ace of diamonds (second deck)");
+  assert.equal(cardName("JK3"), "Joker 3");
+  assert.equal(cardShort("TH"), "10\u2665");
+});
+
+test("isCard follows the protocol's pattern", () => {
+  for (const c of ["QS", "2C", "TH'", "JK1", "JK4"]) assert.ok(isCard(c), c);
+  for (const c of ["1S", "QX", "JK5", "qs", "QS''", "", null]) assert.ok(!isCard(c), String(c));
+  assert.throws(() => parseCard("ZZ"), TypeError);
+});
+
+test("a hand sorts by suit, colours alternating, low to high, jokers last", () => {
+  const hand = ["AS", "2C", "JK1", "TD", "3S", "KH", "4H", "2D", "QC"];
+  assert.deepEqual(sortCards(hand), ["3S", "AS", "4H", "KH", "2C", "QC", "2D", "TD", "JK1"]);
+  assert.deepEqual(groupBySuit(["2C", "AS", "3C"]).map((g) => g.suit), ["S", "C"]);
+  assert.deepEqual(sortCards(["QS'", "QS"]), ["QS", "QS'"]);
+});

@@ -1,0 +1,9 @@
+import type { GameEvent, ScoreComponent, ViewBid } from "./protocol.js";
+
+export declare const SCORE_COMPONENT_WORDS: Record<ScoreComponent, string>;
+export declare function bidWords(bid: ViewBid | undefined): string;
+export declare function passDirectionWords(distance: number, seats: number): string;
+/** One event as a sentence for a person. */
+export declare function describeEvent(event: GameEvent, nameOf?: (seat: number) => string): string;
+/** An error in words: a known code's sentence, else the server's message. */
+export declare function errorWords(err: { code?: string; message?: string } | unknown): string;

@@ -1,0 +1,130 @@
+// Helpers of the browser tests: start the real sparts-server on a free port with
+// a database in a temporary folder, and Debian's Chromium through playwright-core.
+
+import { spawn } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync, statSync, readdirSync, mkdirSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, dirname, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { request } from "node:http";
+
+const here = dirname(fileURLToPath(import.meta.url));
+export const repo = resolve(here, "../..");
+
+/** The sparts-server binary: $SPARTS_SERVER (CTest passes it), else the newest build*\/server/sparts-server. */
+export function serverBinary() {
+  if (process.env.SPARTS_SERVER) return process.env.SPARTS_SERVER;
+  const found = readdirSync(repo)
+    .filter((d) => d.startsWith("build"))
+    .map((d) => join(repo, d, "server/sparts-server"))
+    .filter((p) => existsSync(p))
+    .sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs);
+  if (!found.length) throw new Error("no sparts-server: build it, or set SPARTS_SERVER");
+  return found[0];
+}
+
+export function artifactsDir() {
+  const dir = process.env.SPARTS_WEB_ARTIFACTS ?? join(repo, "build", "web-artifacts");
+  mkdirSync(dir, { recursive: true });
+  return dir;
+}
+
+/** Starts sparts-server; resolves with {url, port, stop()}. */
+export async function startServer(extraArgs = []) {
+  if (process.env.SPARTS_WEB_URL) {
+    // a server already running (for working on the client): nothing to start or stop
+    const url = process.env.SPARTS_WEB_URL.replace(/\/$/, "");
+    return { url, port: Number(new URL(url).port), output: () => "", async stop() {} };
+  }
+  const dir = mkdtempSync(join(tmpdir(), "sparts-web-"));
+  const args = ["--port", "0", "--database", join(dir, "sparts.db"), "--bot-delay-ms", "40", "--log-level", "warn", ...extraArgs];
+  const child = spawn(serverBinary(), args, { stdio: ["ignore", "pipe", "pipe"] });
+  let out = "";
+  child.stderr.on("data", (d) => (out += d));
+  const port = await new Promise((resolvePort, reject) => {
+    const timer = setTimeout(() => reject(new Error(`sparts-server printed no port in 20 s: ${out}`)), 20000);
+    child.stdout.on("data", (d) => {
+      out += d;
+      const m = out.match(/listening on [^\s:]+:(\d+)/);
+      if (m) {
+        clearTimeout(timer);
+        resolvePort(Number(m[1]));
+      }
+    });
+    child.on("exit", (code) => reject(new Error(`sparts-server exited (${code}): ${out}`)));
+  });
+  const url = `http://127.0.0.1:${port}`;
+  return {
+    url,
+    port,
+    output: () => out,
+    async stop() {
+      if (child.exitCode === null) {
+        const exited = new Promise((r) => child.on("exit", r));
+        child.kill("SIGTERM");
+        await Promise.race([exited, new Promise((r) => setTimeout(r, 15000))]);
+        if (child.exitCode === null) child.kill("SIGKILL");
+      }
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function launchBrowser() {
+  let chromium;
+  try {
+    ({ chromium } = await import("playwright-core"));
+  } catch (err) {
+    throw new Error(`playwright-core is not installed: run \`npm ci\` in web/ (scripts/install-deps.sh does) (${err.message})`);
+  }
+  const executablePath = process.env.CHROMIUM ?? "/usr/bin/chromium";
+  if (!existsSync(executablePath)) throw new Error(`no Chromium at ${executablePath}: install Debian's chromium (scripts/install-deps.sh does) or set CHROMIUM`);
+  return chromium.launch({
+    executablePath,
+    args: ["--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu"],
+  });
+}
+
+/** A raw HTTP GET (no path normalisation, unlike fetch). */
+export function rawGet(port, path, headers = {}) {
+  return new Promise((resolveGet, reject) => {
+    const req = request({ host: "127.0.0.1", port, path, method: "GET", headers }, (res) => {
+      let body = "";
+      res.setEncoding("utf8");
+      res.on("data", (d) => (body += d));
+      res.on("end", () => resolveGet({ status: res.statusCode, headers: res.headers, body }));
+    });
+    req.on("error", reject);
+    req.end();
+  });
+}
+
+export const CARD = /^([2-9TJQKA][CDHS]'?|JK[1-4])$/;
+
+/** Every card string anywhere in a message. */
+export function cardsIn(value, out = []) {
+  if (typeof value === "string") {
+    if (CARD.test(value)) out.push(value);
+  } else if (Array.isArray(value)) {
+    for (const v of value) cardsIn(v, out);
+  } else if (value && typeof value === "object") {
+    for (const v of Object.values(value)) cardsIn(v, out);
+  }
+  return out;
+}
+
+/**
+ * Polls `check` (an async function) until it returns true. (The pages run under the
+ * server's Content-Security-Policy, which forbids evaluating strings, so
+ * page.waitForFunction cannot be used.)
+ */
+export async function until(check, what, timeoutMs = 30000) {
+  const end = Date.now() + timeoutMs;
+  let last;
+  while (Date.now() < end) {
+    last = await check();
+    if (last === true) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`timed out waiting for ${what} (last: ${JSON.stringify(last)})`);
+}
