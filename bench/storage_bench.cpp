@@ -54,7 +54,7 @@ std::unique_ptr<SqliteStore> open_fresh(const std::string& path) {
 
 Batch table_rows(const std::string& id, int number) {
     Batch b{OpenTable{id, number, R"({"options":{},"preset":"spades"})", "spades", 4, false, "", 60, "p0", 1}};
-    for (int s = 0; s < 4; ++s) b.push_back(PutSeat{id, s, "p" + std::to_string(s), "P" + std::to_string(s), false});
+    for (int s = 0; s < 4; ++s) b.push_back(PutSeat{id, s, "p" + std::to_string(s), "P" + std::to_string(s), false, ""});
     return b;
 }
 

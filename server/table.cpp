@@ -95,6 +95,8 @@ Outcome<std::shared_ptr<Table>, std::string> Table::recover(Hub& hub, const stor
         x.seats_[s].player = stored.seats[s].player;
         x.seats_[s].name = stored.seats[s].name;
         x.seats_[s].bot = stored.seats[s].bot;
+        // A bot comes back at its level (seats stored before schema version 4 have none: basic).
+        x.seats_[s].level = parse_bot_level(stored.seats[s].level).value_or(BotLevel::basic);
     }
     x.seq_ = stored.last_seq;
     if (stored.game > 0) {
@@ -214,7 +216,7 @@ void Table::drain() {
 
 void Table::store_seat(int seat) {
     const SeatState& st = seats_[static_cast<std::size_t>(seat)];
-    store(storage::PutSeat{id_, seat, st.player, st.name, st.bot});
+    store(storage::PutSeat{id_, seat, st.player, st.name, st.bot, st.bot ? to_string(st.level) : ""});
 }
 
 // --- requests ---------------------------------------------------------------

@@ -44,6 +44,7 @@ struct PutSeat {
     std::string player;
     std::string name;
     bool bot = false;
+    std::string level;   // a bot's: "random", "basic" or "strong"; empty for a person
 };
 struct StartGame {
     std::string table;
@@ -94,6 +95,7 @@ struct StoredSeat {
     std::string player;  // empty: a bot or nobody
     std::string name;
     bool bot = false;
+    std::string level;   // a bot's level; empty before schema version 4 (played as "basic")
 };
 
 struct StoredAction {

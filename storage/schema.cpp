@@ -87,6 +87,10 @@ UPDATE events SET seat = a.seat, action = a.action
   FROM actions AS a WHERE events.table_id = a.table_id AND events.seq = a.seq;
 DROP TABLE actions;
 )sql",
+        // 4: a bot seat keeps its level across a restart.
+        R"sql(
+ALTER TABLE seats ADD COLUMN level TEXT NOT NULL DEFAULT '';  -- a bot's level; '' for a person
+)sql",
     };
     return all;
 }

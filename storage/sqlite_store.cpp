@@ -59,9 +59,9 @@ public:
           open_table_(db_, "INSERT INTO tables (id, number, ruleset, preset, seats, private, invite, turn_seconds, creator, "
                            "created_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
           close_table_(db_, "UPDATE tables SET closed_ms = ?, close_reason = ? WHERE id = ?"),
-          put_seat_(db_, "INSERT INTO seats (table_id, seat, player, name, bot) VALUES (?, ?, ?, ?, ?) "
+          put_seat_(db_, "INSERT INTO seats (table_id, seat, player, name, bot, level) VALUES (?, ?, ?, ?, ?, ?) "
                          "ON CONFLICT (table_id, seat) DO UPDATE SET player = excluded.player, name = excluded.name, "
-                         "bot = excluded.bot"),
+                         "bot = excluded.bot, level = excluded.level"),
           start_game_(db_, "INSERT INTO games (table_id, game, seed, ruleset, preset, players, started_ms) "
                            "VALUES (?, ?, ?, ?, json_extract(?, '$.preset'), ?, ?)"),
           game_player_(db_, "INSERT OR IGNORE INTO game_players (table_id, game, player) "
@@ -130,6 +130,7 @@ private:
                            put_seat_.bind(3, s.player);
                            put_seat_.bind(4, s.name);
                            put_seat_.bind(5, s.bot ? 1 : 0);
+                           put_seat_.bind(6, s.level);
                            run(put_seat_);
                        },
                        [&](const StartGame& g) {
@@ -398,7 +399,7 @@ std::vector<OpenTableState> SqliteStore::open_tables() {
     SQLite::Statement tables(db,
                              "SELECT id, number, ruleset, preset, seats, private, invite, turn_seconds, creator, created_ms "
                              "FROM tables WHERE closed_ms IS NULL ORDER BY number");
-    SQLite::Statement seats(db, "SELECT seat, player, name, bot FROM seats WHERE table_id = ?");
+    SQLite::Statement seats(db, "SELECT seat, player, name, bot, level FROM seats WHERE table_id = ?");
     SQLite::Statement game(db, "SELECT game, seed, finished_ms IS NOT NULL, started_ms FROM games WHERE table_id = ? "
                                "ORDER BY game DESC LIMIT 1");
     SQLite::Statement actions(db, "SELECT seat, action, seq FROM events WHERE table_id = ? AND game = ? "
@@ -422,7 +423,8 @@ std::vector<OpenTableState> SqliteStore::open_tables() {
             const int s = seats.getColumn(0).getInt();
             if (s < 0 || s >= t.table.seats) continue;
             t.seats[static_cast<std::size_t>(s)] =
-                StoredSeat{seats.getColumn(1).getString(), seats.getColumn(2).getString(), seats.getColumn(3).getInt() != 0};
+                StoredSeat{seats.getColumn(1).getString(), seats.getColumn(2).getString(), seats.getColumn(3).getInt() != 0,
+                           seats.getColumn(4).getString()};
         }
         seats.reset();
         game.bind(1, t.table.id);

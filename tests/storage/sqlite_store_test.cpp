@@ -28,8 +28,8 @@ int schema_version(const std::string& path) {
 
 Batch a_table(const std::string& id, int number) {
     return {OpenTable{id, number, R"({"preset":"spades","options":{}})", "spades", 4, false, "", 60, "p1", 1000},
-            PutSeat{id, 0, "p1", "Ann", false},
-            PutSeat{id, 1, "", "Bot", true}};
+            PutSeat{id, 0, "p1", "Ann", false, ""},
+            PutSeat{id, 1, "", "Bot", true, "strong"}};
 }
 
 void commit(Store& store, Batch batch) {
@@ -187,6 +187,8 @@ TEST_CASE("open tables come back after a restart with their seats, game and acti
     REQUIRE(t.seats.size() == 4);
     CHECK(t.seats[0].player == "p1");
     CHECK(t.seats[1].bot);
+    CHECK(t.seats[1].level == "strong");
+    CHECK(t.seats[0].level.empty());
     CHECK(t.seats[2].player.empty());
     CHECK_FALSE(t.seats[2].bot);
     CHECK(t.game == 1);
