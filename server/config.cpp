@@ -90,7 +90,7 @@ const std::vector<Setting>& settings() {
          number(&Config::table_grace_seconds, 0, 86400)},
         {"bot-delay-ms", "milliseconds a bot or an absent seat waits before it plays (default 400)",
          number(&Config::bot_delay_ms, 0, 60000)},
-        {"bot-budget-ms", "milliseconds a strong server bot may think a move, off the table's strand (default 20)",
+        {"bot-budget-ms", "milliseconds a strong server bot may think a move, on the bot threads (default 50)",
          number(&Config::bot_budget_ms, 1, 10000)},
         {"absent-bot-level", "random, basic (default) or strong: the bot that plays a timed-out, absent or left seat",
          [](Config& c, const std::string& v) -> std::string {

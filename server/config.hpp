@@ -36,7 +36,7 @@ struct Config {
     int absent_after_missed_turns = 3;
     int table_grace_seconds = 120;    // a table with no human connected is closed after this
     int bot_delay_ms = 400;           // how long a bot (or an absent seat) waits before playing
-    int bot_budget_ms = 20;           // how long a strong bot may think a move (off the table's strand)
+    int bot_budget_ms = 50;           // how long a strong bot may think a move (on the bot threads)
     std::string absent_bot_level = "basic";  // the bot of a timed-out, absent or left seat
     std::size_t history_events = 512; // events kept per table for reconnects; older: a snapshot
     int shutdown_seconds = 10;        // at SIGTERM, how long clients get to close before the server exits

@@ -4,6 +4,7 @@
 #pragma once
 #include <atomic>
 #include <boost/asio/io_context.hpp>
+#include <boost/asio/thread_pool.hpp>
 #include "server/config.hpp"
 #include "server/connection_limits.hpp"
 #include "server/metrics.hpp"
@@ -24,6 +25,9 @@ namespace sparts::server {
 struct Hub {
     const Config& config;
     boost::asio::io_context& io;
+    // Where strong bots think: off the io threads, so that a 50 ms decision
+    // never holds up other tables' reads and writes.
+    boost::asio::thread_pool& bots;
     Lobby& lobby;
     TableRegistry& tables;
     ConnectionLimits& connections;

@@ -18,9 +18,10 @@ namespace net = boost::asio;
 Server::Server(Config config)
     : config_(std::move(config)),
       io_(config_.threads > 0 ? config_.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()))),
+      bots_(std::max(1u, std::thread::hardware_concurrency() / 2)),
       connections_(config_.connections_per_address, config_.max_connections),
       lobby_(io_),
-      hub_{config_, io_, lobby_, tables_, connections_, sessions_, metrics_},
+      hub_{config_, io_, bots_, lobby_, tables_, connections_, sessions_, metrics_},
       signals_(io_, SIGINT, SIGTERM) {
     lobby_.attach(hub_);
 }

@@ -44,6 +44,7 @@ private:
 
     Config config_;
     boost::asio::io_context io_;
+    boost::asio::thread_pool bots_;  // after io_: joined before io_ goes (its tasks post to strands)
     ConnectionLimits connections_;
     SessionSet sessions_;
     Metrics metrics_;

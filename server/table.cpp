@@ -805,7 +805,7 @@ bool Table::play_bot(Seat s, bool may_think_off_strand) {
     }
     bot_thinking_ = true;
     const std::uint64_t think = ++bot_think_;
-    net::post(hub_.io, [self = shared_from_this(), think, s, game = game_number_, seat_actions = actions_by(s), view,
+    net::post(hub_.bots, [self = shared_from_this(), think, s, game = game_number_, seat_actions = actions_by(s), view,
                         memory = memories_[s], rng = bot_rngs_[s], options]() mutable {
         Action a;
         try {
