@@ -40,14 +40,6 @@ std::pair<int, std::string> http_get(std::uint16_t port, const std::string& targ
     return {static_cast<int>(res.result_int()), res.body()};
 }
 
-std::string database_path(const std::string& name) {
-    const auto dir = std::filesystem::path(SPARTS_BINARY_DIR) / "test-db";
-    std::filesystem::create_directories(dir);
-    const auto path = (dir / (name + "-" + std::to_string(::getpid()) + ".db")).string();
-    for (const char* suffix : {"", "-wal", "-shm", ".lock"}) std::filesystem::remove(path + suffix);
-    return path;
-}
-
 std::vector<std::string> flags(const std::string& db) {
     return {"--messages-per-second", "100000", "--database", db, "--table-grace", "600"};
 }
@@ -66,7 +58,7 @@ void collect(const TableGame& g, std::map<std::uint64_t, json>& told) {
 }  // namespace
 
 TEST_CASE("e2e: SIGKILL mid-hand loses nothing acknowledged and the game resumes and ends as the engine replays it") {
-    const std::string db = database_path("crash");
+    const std::string db = fresh_database_path("crash");
     std::map<std::uint64_t, json> told;  // every event any client was shown, across the three servers
     std::string table;
     std::vector<std::string> tokens;

@@ -70,15 +70,6 @@ void refused(const ServerRun& run, const std::vector<std::string>& said) {
     for (const auto& s : said) CHECK_MESSAGE(all.find(s) != std::string::npos, s);
 }
 
-// Every event frame the bots received, by seq (a secret one in its fullest copy).
-void collect(const std::vector<Bot*>& bots, std::map<std::uint64_t, json>& told) {
-    for (const Bot* b : bots)
-        for (const auto& f : b->events) {
-            auto& kept = told[f.at("seq").get<std::uint64_t>()];
-            if (kept.is_null() || f.dump().size() > kept.dump().size()) kept = f.at("event");
-        }
-}
-
 void set_file_size_limit(pid_t pid, rlim_t limit) {
     rlimit l{};
     REQUIRE(::prlimit(pid, RLIMIT_FSIZE, nullptr, &l) == 0);

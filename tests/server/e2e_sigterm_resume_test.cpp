@@ -21,23 +21,6 @@ using namespace sparts::e2e;
 
 namespace {
 
-std::string database_path(const std::string& name) {
-    const auto dir = std::filesystem::path(SPARTS_BINARY_DIR) / "test-db";
-    std::filesystem::create_directories(dir);
-    const auto path = (dir / (name + "-" + std::to_string(::getpid()) + ".db")).string();
-    for (const char* suffix : {"", "-wal", "-shm", ".lock"}) std::filesystem::remove(path + suffix);
-    return path;
-}
-
-// Every event frame the bots received, by seq (a secret one in its fullest copy).
-void collect(const std::vector<Bot*>& bots, std::map<std::uint64_t, json>& told) {
-    for (const Bot* b : bots)
-        for (const auto& f : b->events) {
-            auto& kept = told[f.at("seq").get<std::uint64_t>()];
-            if (kept.is_null() || f.dump().size() > kept.dump().size()) kept = f.at("event");
-        }
-}
-
 // The seqs of the acts a client's server acknowledged ({"type":"ok","re":"act","seq":...}).
 std::vector<std::uint64_t> acknowledged(const TestClient& c) {
     std::vector<std::uint64_t> seqs;
@@ -50,7 +33,7 @@ std::vector<std::uint64_t> acknowledged(const TestClient& c) {
 
 TEST_CASE("e2e: SIGTERM mid-hand while clients play exits 0 with 1001 closes, and a restart on the same file "
           "resumes every client with nothing acknowledged lost and the game finished") {
-    const std::string db = database_path("sigterm");
+    const std::string db = fresh_database_path("sigterm");
     const std::vector<std::string> flags = {"--messages-per-second", "100000", "--database", db, "--table-grace", "600"};
     std::map<std::uint64_t, json> told;
     std::string table;

@@ -1,6 +1,7 @@
 #include "test_client.hpp"
 
 #include <signal.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstdlib>
@@ -449,6 +450,22 @@ std::optional<int> stop_server(TestServer& server, EventLoop& loop, Millis timeo
         if (Clock::now() >= deadline) return std::nullopt;
         if (!loop.run_one(Clock::now() + Millis(20))) server.wait_exit(Millis(20));
     }
+}
+
+void collect(const std::vector<Bot*>& bots, std::map<std::uint64_t, json>& told) {
+    for (const Bot* b : bots)
+        for (const auto& f : b->events) {
+            auto& kept = told[f.at("seq").get<std::uint64_t>()];
+            if (kept.is_null() || f.dump().size() > kept.dump().size()) kept = f.at("event");
+        }
+}
+
+std::string fresh_database_path(const std::string& name) {
+    const auto dir = std::filesystem::path(SPARTS_BINARY_DIR) / "test-db";
+    std::filesystem::create_directories(dir);
+    const auto path = (dir / (name + "-" + std::to_string(::getpid()) + ".db")).string();
+    for (const char* suffix : {"", "-wal", "-shm", ".lock"}) std::filesystem::remove(path + suffix);
+    return path;
 }
 
 json create_table(const std::string& preset, const json& options, int turn_seconds) {

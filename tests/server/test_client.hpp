@@ -31,6 +31,7 @@
 #include <random>
 #include <set>
 #include <string>
+#include <map>
 #include <vector>
 #include <nlohmann/json.hpp>
 #include "test_server.hpp"
@@ -217,6 +218,13 @@ TableGame set_up_table(EventLoop& loop, std::uint16_t port, const std::string& l
 // has not exited after `timeout`. A sanitizer report in the server (a leak
 // found at exit, say) shows as a status other than 0.
 std::optional<int> stop_server(TestServer& server, EventLoop& loop, Millis timeout = kWait);
+
+// Every event frame the bots received, by seq (a secret one in its fullest copy).
+void collect(const std::vector<Bot*>& bots, std::map<std::uint64_t, json>& told);
+
+// A database file of this test process under SPARTS_BINARY_DIR/test-db, with
+// any file of an earlier run of the same name (and its -wal, -shm, .lock) gone.
+std::string fresh_database_path(const std::string& name);
 
 // {"type":"create_table","ruleset":{"preset":...,"options":...},"turn_seconds":0}
 json create_table(const std::string& preset, const json& options = json::object(), int turn_seconds = 0);
