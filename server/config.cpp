@@ -82,6 +82,42 @@ const std::vector<Setting>& settings() {
          number(&Config::connections_per_address, 1, 1000000)},
         {"max-connections", "simultaneous connections in all (default 20000)",
          number(&Config::max_connections, 1, 10000000)},
+        {"players-per-address-per-minute", "new players (hello without a token) one address may create a minute (default 30)",
+         number(&Config::players_per_address_per_minute, 1, 1000000)},
+        {"tables-per-address", "open tables created from one IP address (default 16)",
+         number(&Config::tables_per_address, 1, 1000000)},
+        {"max-tables", "open tables in all (default 5000)", number(&Config::max_tables, 1, 10000000)},
+        {"player-idle-seconds",
+         "seconds a player with no connection and no seat stays in memory; its token still works after (default 600)",
+         number(&Config::player_idle_seconds, 1, 86400 * 365)},
+        {"http-request-seconds", "seconds a plain HTTP request has to arrive whole (default 10)",
+         number(&Config::http_request_seconds, 1, 3600)},
+        {"archive-reads-per-minute", "archive and replay reads one IP address may make a minute (default 60)",
+         number(&Config::archive_reads_per_minute, 1, 1000000)},
+        {"archive-threads", "threads that read the archive, off the I/O threads (default 1)",
+         number(&Config::archive_threads, 1, 64)},
+        {"archive-cache-games", "finished games whose rendering is kept in memory (default 64)",
+         number(&Config::archive_cache_games, 0, 1000000)},
+        {"trusted-proxies",
+         "comma-separated addresses of reverse proxies whose X-Forwarded-For gives the client's address (default none)",
+         [](Config& c, const std::string& v) -> std::string {
+             c.trusted_proxies.clear();
+             std::size_t start = 0;
+             while (start <= v.size()) {
+                 const auto comma = v.find(',', start);
+                 std::string item = v.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+                 item.erase(0, item.find_first_not_of(' '));
+                 item.erase(item.find_last_not_of(' ') + 1);
+                 if (!item.empty()) c.trusted_proxies.push_back(item);
+                 if (comma == std::string::npos) break;
+                 start = comma + 1;
+             }
+             return {};
+         }},
+        {"wal-restart-pages", "WAL pages after which the checkpointer restarts the log (default 8192)",
+         number(&Config::wal_restart_pages, 16, 1 << 24)},
+        {"wal-limit-bytes", "size a restarted WAL is cut back to (default 67108864)",
+         number(&Config::wal_limit_bytes, 0, 1LL << 40)},
         {"turn-seconds", "default turn time limit of a new table, 0 for none (default 60)",
          number(&Config::turn_seconds, 0, 3600)},
         {"absent-after", "turns missed in a row before a seat is marked absent (default 3)",

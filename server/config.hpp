@@ -17,6 +17,8 @@ struct Config {
     int threads = 0;                  // 0: as many as the machine has cores
     std::string database = "sparts.db";  // "none": keep nothing (for comparisons and throwaway servers)
     bool db_sync_full = false;           // synchronous=FULL: survive power loss too, at a cost per commit
+    int wal_restart_pages = 8192;        // a WAL longer than this is restarted by the checkpointer
+    std::int64_t wal_limit_bytes = 64LL * 1024 * 1024;  // a restarted WAL is cut back to this size
     std::string log_level = "info";
     bool log_json = false;            // JSON lines instead of text
 
@@ -28,8 +30,17 @@ struct Config {
     int idle_timeout_seconds = 60;    // no frame nor pong for this long: closed (pings go at half of it)
     int hello_timeout_seconds = 10;   // a connection must say hello within this
     int tables_per_player = 4;        // open tables a player may have created
-    int connections_per_address = 64;
+    int connections_per_address = 64; // WebSocket and plain HTTP alike
     int max_connections = 20000;
+    int players_per_address_per_minute = 30;  // new players (a hello without a token) from one address
+    int tables_per_address = 16;      // open tables created from one address
+    int max_tables = 5000;            // open tables in all
+    int player_idle_seconds = 600;    // a player with no connection and no seat leaves memory (not the store) after this
+    int http_request_seconds = 10;    // a plain HTTP request must arrive whole within this (slowloris)
+    int archive_reads_per_minute = 60;  // archive and replay reads from one address
+    int archive_threads = 1;          // threads that read the archive, off the I/O threads
+    int archive_cache_games = 64;     // finished games whose rendering is kept in memory
+    std::vector<std::string> trusted_proxies;  // peers whose X-Forwarded-For names the client's address
 
     // Tables.
     int turn_seconds = 60;            // the default turn time limit of a new table (0: none)
