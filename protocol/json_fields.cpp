@@ -1,4 +1,5 @@
 #include "protocol/json_fields.hpp"
+#include "protocol/json_text.hpp"
 
 namespace sparts {
 
@@ -15,7 +16,7 @@ std::string describe_value(const json& value) {
             return json(s.substr(0, kShown)).dump(-1, ' ', false, json::error_handler_t::replace) + "...";
         }
         case json::value_t::discarded: return "nothing";
-        default: return value.dump();
+        default: return dump_text(value);
     }
 }
 

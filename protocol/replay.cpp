@@ -1,4 +1,5 @@
 #include "protocol/replay.hpp"
+#include "protocol/json_text.hpp"
 
 #include "protocol/action_json.hpp"
 
@@ -10,7 +11,7 @@ std::string seat_text(Seat seat) { return seat == kTableSeat ? "the table" : "se
 
 std::string result_text(const RecordResult& r) {
     nlohmann::json j = {{"scores", r.scores}, {"ranks", r.ranks}, {"reason", to_string(r.reason)}};
-    return j.dump();
+    return dump_text(j);
 }
 
 }  // namespace
@@ -28,7 +29,7 @@ Outcome<Replay, ReplayError> replay(const GameRecord& record) {
             nlohmann::json action = to_json(a.action);
             const RuleError& error = events.error();
             std::string message = "action " + std::to_string(i + 1) + " (index " + std::to_string(i) + ") by " +
-                                  seat_text(a.seat) + ", " + action.dump() + ", was refused: " +
+                                  seat_text(a.seat) + ", " + dump_text(action) + ", was refused: " +
                                   to_string(error.code) + ": " + error.message;
             return ReplayError{ReplayError::RefusedAction{i, a.seat, std::move(action), error}, std::move(message)};
         }

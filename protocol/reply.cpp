@@ -1,4 +1,5 @@
 #include "protocol/reply.hpp"
+#include "protocol/json_text.hpp"
 
 namespace sparts {
 
@@ -8,7 +9,7 @@ std::string ok_reply(const RequestId& id, std::string_view re, json fields) {
     json j = {{"type", "ok"}, {"re", re}};
     if (id) j["id"] = *id;
     for (auto& [k, v] : fields.items()) j[k] = std::move(v);
-    return j.dump();
+    return dump_text(j);
 }
 
 std::string error_reply(const RequestId& id, std::string_view re, std::string_view code, std::string_view message,
@@ -29,7 +30,7 @@ std::string event_frame(std::string_view table, std::uint64_t seq, const json& e
     // Built by hand: this is the hot path of every card play, and the table
     // id is ours (no escaping needed).
     std::string s;
-    const std::string body = event.dump();
+    const std::string body = dump_text(event);
     s.reserve(40 + table.size() + body.size());
     s += R"({"type":"event","table":")";
     s += table;

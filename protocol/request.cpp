@@ -1,6 +1,7 @@
 #include "protocol/request.hpp"
 
 #include "protocol/action_json.hpp"
+#include "protocol/display_name.hpp"
 #include "protocol/json_fields.hpp"
 #include "protocol/json_text.hpp"
 #include "protocol/ruleset_json.hpp"
@@ -48,17 +49,6 @@ Parsed<std::string> optional_invite(const json& j) {
     return v->get<std::string>();
 }
 
-// Printable, no control characters, no leading or trailing space.
-bool valid_name(const std::string& s) {
-    if (s.empty() || s.size() > kMaxNameLength * 4) return false;  // UTF-8: up to 4 bytes a character
-    std::size_t chars = 0;
-    for (unsigned char c : s) {
-        if (c < 0x20 || c == 0x7f) return false;
-        if ((c & 0xC0) != 0x80) ++chars;
-    }
-    return chars <= kMaxNameLength && s.front() != ' ' && s.back() != ' ';
-}
-
 Body hello_from(const json& j) {
     if (auto e = refuse_unknown_members(j, "a hello", {"type", "id", "protocol", "name", "token", "batch"})) return *e;
     Hello h;
@@ -67,10 +57,12 @@ Body hello_from(const json& j) {
     auto version = whole_number(*p, 1, 1000, "the protocol version, a whole number (this server speaks 1)");
     if (!version) return inside("protocol", version.error());
     h.protocol = static_cast<int>(*version);
-    constexpr const char* kName = "a display name: 1 to 32 printable characters, no leading or trailing space";
+    constexpr const char* kName =
+        "a display name: 1 to 32 characters that show, no control or bidirectional control characters, "
+        "no leading or trailing space";
     const json* name = member(j, "name");
     if (!name) return missing("name", kName);
-    if (!name->is_string() || !valid_name(name->get_ref<const std::string&>())) return expected("name", kName, *name);
+    if (!name->is_string() || !valid_display_name(name->get_ref<const std::string&>())) return expected("name", kName, *name);
     h.name = name->get<std::string>();
     if (const json* t = member(j, "token")) {
         if (!t->is_string() || t->get_ref<const std::string&>().size() > 128)
@@ -319,6 +311,15 @@ Outcome<Request, RequestError> parse_request(std::string_view text) {
     if (t == "replay") return done(replay_from(j));
     if (t == "replay_control") return done(replay_control_from(j));
     return RequestError{"unknown_type", expected("type", kTypes, *type), id, {}};
+}
+
+RequestId request_id_of(std::string_view text) {
+    auto doc = parse_json_text(text);
+    if (!doc || !doc->is_object()) return std::nullopt;
+    const json* i = member(*doc, "id");
+    if (!i) return std::nullopt;
+    if (i->is_number_integer() || (i->is_string() && i->get_ref<const std::string&>().size() <= kMaxIdLength)) return *i;
+    return std::nullopt;
 }
 
 const char* request_type(const RequestBody& body) {

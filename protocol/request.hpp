@@ -15,12 +15,12 @@
 #include <nlohmann/json.hpp>
 #include "engine/action.hpp"
 #include "engine/ruleset.hpp"
+#include "protocol/display_name.hpp"
 #include "protocol/parse_error.hpp"
 
 namespace sparts {
 
 inline constexpr int kProtocolVersion = 1;
-inline constexpr std::size_t kMaxNameLength = 32;
 inline constexpr std::size_t kMaxIdLength = 64;
 inline constexpr int kMaxTurnSeconds = 3600;
 
@@ -104,6 +104,10 @@ struct RequestError {
 };
 
 Outcome<Request, RequestError> parse_request(std::string_view text);
+
+// The `id` of a frame, when it is a JSON object with a well-formed one: for
+// the replies to frames that are refused before they are read (rate_limited).
+RequestId request_id_of(std::string_view text);
 
 // The request's `type` as on the wire ("create_table").
 const char* request_type(const RequestBody& body);

@@ -16,7 +16,7 @@ using nlohmann::json;
 namespace {
 
 ApiResponse error(http::status status, std::string_view code, std::string_view message) {
-    return {status, json{{"error", code}, {"message", message}}.dump(), {}};
+    return {status, dump_text(json{{"error", code}, {"message", message}}), {}};
 }
 
 int hex(char c) {
@@ -40,6 +40,22 @@ std::optional<std::string> url_decode(std::string_view s) {
         }
     }
     return out;
+}
+
+// A table id as the server makes them ("t" and digits); anything else is no table.
+bool table_id(std::string_view s) {
+    if (s.size() < 2 || s.size() > 32 || s[0] != 't') return false;
+    for (char c : s.substr(1))
+        if (c < '0' || c > '9') return false;
+    return true;
+}
+
+// A parameter's name as it may be shown back in a message: printable ASCII, short. The
+// request's bytes are anything a stranger sent; the reply is JSON, which must be UTF-8.
+std::string shown(std::string_view s) {
+    std::string out;
+    for (char c : s.substr(0, 40)) out += (c >= 0x20 && c < 0x7f) ? c : '?';
+    return s.size() > 40 ? out + "..." : out;
 }
 
 std::optional<std::int64_t> number(const std::string& s, std::int64_t lo, std::int64_t hi) {
@@ -80,19 +96,19 @@ ApiResponse list(const std::map<std::string, std::string>& params, storage::Stor
             const auto a = value.find('/');
             const auto b = value.rfind('/');
             if (a == std::string::npos || a == b || !number(value.substr(0, a), 0, std::int64_t{1} << 53) ||
-                !number(value.substr(b + 1), 1, 1000000))
+                !table_id(std::string_view(value).substr(a + 1, b - a - 1)) || !number(value.substr(b + 1), 1, 1000000))
                 return error(http::status::bad_request, "bad_parameter", "cursor: expected the next_cursor of a page");
             q.cursor = value;
         } else {
             return error(http::status::bad_request, "bad_parameter",
-                         "unknown parameter \"" + key + "\"; expected player, preset, from, to, limit, cursor");
+                         "unknown parameter \"" + shown(key) + "\"; expected player, preset, from, to, limit, cursor");
         }
     }
     const auto page = store.list_games(q);
     json games = json::array();
     for (const auto& g : page.games) games.push_back(summary_json(g));
     return {http::status::ok,
-            json{{"games", games}, {"next_cursor", page.next_cursor.empty() ? json(nullptr) : json(page.next_cursor)}}.dump(),
+            dump_text(json{{"games", games}, {"next_cursor", page.next_cursor.empty() ? json(nullptr) : json(page.next_cursor)}}),
             {}};
 }
 
@@ -174,7 +190,7 @@ ApiResponse archive_api(std::string_view target, storage::Store* store) {
     const std::string game_text(rest.substr(0, slash2));
     const std::string_view tail = slash2 == std::string_view::npos ? std::string_view{} : rest.substr(slash2);
     const auto game_number = number(game_text, 1, 1000000);
-    if (!game_number || table.empty() || table.size() > 32)
+    if (!game_number || !table_id(table))
         return error(http::status::not_found, "not_found", "expected /api/games/{table}/{game}");
     if (!tail.empty() && tail != "/record")
         return error(http::status::not_found, "not_found", "expected /api/games/{table}/{game}[/record]");
@@ -203,7 +219,7 @@ ApiResponse archive_api(std::string_view target, storage::Store* store) {
     body["seed"] = std::to_string(game->seed);
     body["hands"] = hands_of(plain);
     body["events"] = std::move(events);
-    return {http::status::ok, body.dump(), {}};
+    return {http::status::ok, dump_text(body), {}};
 }
 
 }  // namespace sparts::server

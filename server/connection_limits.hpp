@@ -1,29 +1,75 @@
-// Counts open connections, in all and per remote address, so that one
-// address cannot take every connection. Shared by all acceptors and sessions;
-// its owner is its mutex (a few increments per connection, never per frame).
+// Counts open connections (WebSocket and plain HTTP alike), in all and per
+// remote address, so that one address cannot take every connection. Shared by
+// the acceptor and every session; its owner is its mutex (a few operations per
+// connection, never per frame).
+//
+// A connection holds a Ticket for as long as it is counted: the ticket gives
+// its place back when it goes, so that no path can forget to. A connection
+// from a trusted proxy is counted in the total only (its address is the
+// proxy's, shared by every client behind it); a WebSocket upgraded through the
+// proxy is then counted against the client's address.
 #pragma once
+#include <atomic>
 #include <mutex>
 #include <string>
 #include <unordered_map>
+#include <utility>
 
 namespace sparts::server {
+
+class ConnectionLimits;
+
+class Ticket {
+public:
+    Ticket() = default;
+    Ticket(Ticket&& other) noexcept
+        : limits_(std::exchange(other.limits_, nullptr)), address_(std::move(other.address_)), refusal_(other.refusal_) {}
+    Ticket& operator=(Ticket&& other) noexcept;
+    Ticket(const Ticket&) = delete;
+    Ticket& operator=(const Ticket&) = delete;
+    ~Ticket() { reset(); }
+
+    // Counted as an open connection (not a refusal in progress, not empty).
+    bool admitted() const { return limits_ != nullptr && !refusal_; }
+    explicit operator bool() const { return limits_ != nullptr; }
+    void reset();
+
+private:
+    friend class ConnectionLimits;
+    Ticket(ConnectionLimits* limits, std::string address, bool refusal)
+        : limits_(limits), address_(std::move(address)), refusal_(refusal) {}
+    ConnectionLimits* limits_ = nullptr;
+    std::string address_;  // empty: counted in the total only
+    bool refusal_ = false; // holds one of the few places for refusals in flight
+};
 
 class ConnectionLimits {
 public:
     ConnectionLimits(int per_address, int total) : per_address_(per_address), total_limit_(total) {}
 
-    // Counts one more connection from `address`, or returns false (and counts
-    // nothing) when a limit is reached.
-    bool admit(const std::string& address);
-    void release(const std::string& address);
+    // One more connection from `address` (empty: the total only), or an empty
+    // ticket (nothing counted) when a limit is reached.
+    Ticket admit(const std::string& address);
     int open() const;
+    // Lowers the total limit (to what the process's file descriptors allow).
+    void cap_total(int total);
+    int total_limit() const;
+
+    // A place for a connection refused at the door that is still being
+    // answered (a 503, or a WebSocket close 4003), or an empty ticket: they are
+    // few, so that a flood cannot hold file descriptors by being refused slowly.
+    Ticket refusal();
 
 private:
+    friend class Ticket;
+    void release(const std::string& address);
+
     mutable std::mutex mutex_;
     std::unordered_map<std::string, int> by_address_;
     int total_ = 0;
     int per_address_;
     int total_limit_;
+    std::atomic<int> refusing_{0};
 };
 
 }  // namespace sparts::server

@@ -1,9 +1,11 @@
 #include "server/http_session.hpp"
 
 #include <boost/asio/dispatch.hpp>
+#include <boost/asio/post.hpp>
 #include <boost/beast/websocket.hpp>
 #include <spdlog/spdlog.h>
-#include "server/archive_api.hpp"
+#include "server/archive_reader.hpp"
+#include "server/client_address.hpp"
 #include "server/session.hpp"
 #include "server/table_registry.hpp"
 #include "server/web_assets.hpp"
@@ -14,7 +16,41 @@ namespace net = boost::asio;
 namespace beast = boost::beast;
 namespace http = beast::http;
 
-HttpSession::HttpSession(net::ip::tcp::socket&& socket, Hub& hub) : stream_(std::move(socket)), hub_(hub) {}
+namespace {
+
+constexpr std::string_view kJson = "application/json";
+
+// The path of a target, without its query string.
+std::string_view path_of(std::string_view target) { return target.substr(0, target.find('?')); }
+
+// For the log: a request target may hold any bytes.
+std::string printable(std::string_view text) {
+    std::string out;
+    for (const char c : text.substr(0, 200)) {
+        const auto u = static_cast<unsigned char>(c);
+        if (u >= 0x20 && u < 0x7f) out += c;
+        else out += fmt::format("\\x{:02x}", u);
+    }
+    return out;
+}
+
+}  // namespace
+
+HttpSession::Response text_response(const HttpSession::Request& req, http::status status, std::string body) {
+    HttpSession::Response res{status, req.version()};
+    res.keep_alive(req.keep_alive());
+    res.set(http::field::server, "sparts-server");
+    res.set(http::field::content_type, "text/plain");
+    res.body() = std::move(body);
+    return res;
+}
+
+HttpSession::HttpSession(net::ip::tcp::socket&& socket, Hub& hub, std::string peer, Ticket ticket)
+    : stream_(std::move(socket)), hub_(hub), peer_(std::move(peer)), ticket_(std::move(ticket)) {
+    hub_.metrics.http_connections.fetch_add(1, std::memory_order_relaxed);
+}
+
+HttpSession::~HttpSession() { hub_.metrics.http_connections.fetch_sub(1, std::memory_order_relaxed); }
 
 void HttpSession::run() {
     net::dispatch(stream_.get_executor(), beast::bind_front_handler(&HttpSession::do_read, shared_from_this()));
@@ -24,7 +60,11 @@ void HttpSession::do_read() {
     parser_.emplace();
     parser_->header_limit(8 * 1024);
     parser_->body_limit(8 * 1024);
-    stream_.expires_after(std::chrono::seconds(30));
+    // The whole request, headers and body, within the deadline: a sender that
+    // trickles a byte at a time is cut off all the same. A refused connection
+    // gets a short one.
+    stream_.expires_after(ticket_.admitted() ? std::chrono::seconds(hub_.config.http_request_seconds)
+                                             : std::chrono::seconds(2));
     http::async_read(stream_, buffer_, *parser_, beast::bind_front_handler(&HttpSession::on_read, shared_from_this()));
 }
 
@@ -38,57 +78,67 @@ void HttpSession::on_read(beast::error_code ec, std::size_t) {
             spdlog::debug("http: read: {}", ec.message());
         return;
     }
-    auto req = parser_->release();
-    if (beast::websocket::is_upgrade(req)) {
-        if (req.target() != "/ws") {
-            http::response<http::string_body> res{http::status::not_found, req.version()};
-            res.set(http::field::content_type, "text/plain");
-            res.body() = "WebSocket is served on /ws\n";
-            res.prepare_payload();
-            auto sp = std::make_shared<http::response<http::string_body>>(std::move(res));
-            response_ = sp;
-            return http::async_write(stream_, *sp,
-                                     beast::bind_front_handler(&HttpSession::on_write, shared_from_this(), true));
-        }
-        beast::error_code ignored;
-        auto endpoint = stream_.socket().remote_endpoint(ignored);
-        const std::string address = endpoint.address().to_string();
-        const bool admitted = !hub_.stopping && hub_.connections.admit(address);
-        stream_.expires_never();
-        std::make_shared<Session>(stream_.release_socket(), hub_, address, admitted)->run(std::move(req));
-        return;
+    Request req = parser_->release();
+    hub_.metrics.http_requests.fetch_add(1, std::memory_order_relaxed);
+    const std::string target = printable(req.target());
+    try {
+        handle(std::move(req));
+    } catch (const std::exception& e) {
+        hub_.metrics.handler_exceptions.fetch_add(1, std::memory_order_relaxed);
+        spdlog::error("http: {} from {}: the handler threw: {}", target, peer_, e.what());
+        Response res{http::status::internal_server_error, 11};
+        res.set(http::field::server, "sparts-server");
+        res.set(http::field::content_type, "text/plain");
+        res.body() = "internal error\n";
+        res.keep_alive(false);
+        write(std::move(res));
     }
-    http::response<http::string_body> res;
-    res.version(req.version());
-    res.keep_alive(req.keep_alive());
-    res.set(http::field::server, "sparts-server");
-    res.set(http::field::content_type, "text/plain");
+}
+
+void HttpSession::handle(Request req) {
+    const std::string client = client_address(peer_, req["X-Forwarded-For"], hub_.trusted_proxies);
+    if (beast::websocket::is_upgrade(req)) {
+        // A query string is the client's business (a cache buster, a version): /ws?v=2 is /ws.
+        if (path_of(req.target()) != "/ws")
+            return write(text_response(req, http::status::not_found, "WebSocket is served on /ws\n"));
+        return upgrade(std::move(req), client);
+    }
+    const std::string_view path = path_of(req.target());
+    if (!ticket_.admitted()) {
+        // Over a limit: a word and goodbye. The liveness probe still gets its answer, so that a
+        // server saturated by a flood is not restarted by its supervisor as if it were dead.
+        const bool probe = path == "/healthz";
+        auto res = text_response(req, probe ? http::status::ok : http::status::service_unavailable,
+                                 probe ? "ok\n" : "too many connections\n");
+        res.keep_alive(false);
+        return write(std::move(res));
+    }
     if (req.method() != http::verb::get && req.method() != http::verb::head) {
-        res.result(http::status::method_not_allowed);
-        res.body() = "only GET\n";
-    } else if (req.target().substr(0, 5) == "/api/") {
-        const ApiResponse api = archive_api(req.target(), hub_.store);
-        res.result(api.status);
-        res.set(http::field::content_type, "application/json");
-        if (!api.content_disposition.empty()) res.set(http::field::content_disposition, api.content_disposition);
-        res.body() = api.body;
-    } else if (req.target() == "/healthz") {
-        res.result(http::status::ok);
-        res.body() = "ok\n";
-    } else if (req.target() == "/readyz") {
+        auto res = text_response(req, http::status::method_not_allowed, "only GET\n");
+        res.set(http::field::allow, "GET, HEAD");
+        return write(std::move(res));
+    }
+    if (path.substr(0, 5) == "/api/") return answer_api(req, client);
+    if (path == "/healthz") return write(text_response(req, http::status::ok, "ok\n"));
+    if (path == "/readyz") {
         // Ready: accepting connections and, unless told to keep nothing, with its database open.
         const bool ready = !hub_.stopping && (hub_.store || hub_.config.database == "none");
-        res.result(ready ? http::status::ok : http::status::service_unavailable);
-        res.body() = ready ? "ready\n" : "not ready\n";
-    } else if (req.target() == "/metrics") {
-        res.result(http::status::ok);
+        return write(text_response(req, ready ? http::status::ok : http::status::service_unavailable,
+                                   ready ? "ready\n" : "not ready\n"));
+    }
+    if (path == "/metrics") {
+        auto res = text_response(req, http::status::ok,
+                                 hub_.metrics.render(static_cast<std::int64_t>(hub_.sessions.size()),
+                                                     static_cast<std::int64_t>(hub_.tables.size())) +
+                                     store_metrics(hub_.store));
         res.set(http::field::content_type, "text/plain; version=0.0.4");
-        res.body() = hub_.metrics.render(static_cast<std::int64_t>(hub_.sessions.size()),
-                                         static_cast<std::int64_t>(hub_.tables.size()));
-    } else if (auto file = find_static_file(req.target())) {
+        return write(std::move(res));
+    }
+    if (auto file = find_static_file(req.target())) {
         // The web client (web/, embedded at build time). Revalidated on each load
         // (no-cache + ETag): a new server version is picked up at once, and an
         // unchanged file costs a 304.
+        auto res = text_response(req, http::status::ok, {});
         res.set(http::field::cache_control, "no-cache");
         res.set(http::field::etag, file->etag);
         res.set("X-Content-Type-Options", "nosniff");
@@ -98,24 +148,74 @@ void HttpSession::on_read(beast::error_code ec, std::size_t) {
             res.result(http::status::not_modified);
             res.erase(http::field::content_type);
         } else {
-            res.result(http::status::ok);
             res.set(http::field::content_type, file->content_type);
             res.body() = std::string(file->body);
         }
-    } else {
-        res.result(http::status::not_found);
-        res.body() = "not found\n";
+        return write(std::move(res));
     }
+    write(text_response(req, http::status::not_found, "not found\n"));
+}
+
+void HttpSession::upgrade(Request req, const std::string& client) {
+    Ticket ticket = std::move(ticket_);
+    // Through a trusted proxy the connection was counted in the total only:
+    // the WebSocket counts against the client's own address.
+    if (ticket.admitted() && is_trusted_proxy(peer_, hub_.trusted_proxies) && client != peer_) {
+        ticket = hub_.connections.admit(client);
+        if (!ticket) {
+            hub_.metrics.refused_connections.fetch_add(1, std::memory_order_relaxed);
+            ticket = hub_.connections.refusal();
+        }
+    }
+    stream_.expires_never();
+    std::make_shared<Session>(stream_.release_socket(), hub_, client, std::move(ticket))->run(std::move(req));
+}
+
+void HttpSession::answer_api(const Request& req, const std::string& client) {
+    if (!hub_.archive_reads.allow(client)) {
+        hub_.metrics.refused_archive_reads.fetch_add(1, std::memory_order_relaxed);
+        auto res = text_response(req, http::status::too_many_requests,
+                                 R"({"error":"rate_limited","message":"more than )" +
+                                     std::to_string(hub_.config.archive_reads_per_minute) +
+                                     R"( archive reads a minute from this address: try again later"})");
+        res.set(http::field::content_type, kJson);
+        res.set(http::field::retry_after, "10");
+        return write(std::move(res));
+    }
+    // Off the I/O threads: the read and its rendering, then back to this connection's strand.
+    auto base = std::make_shared<Response>(text_response(req, http::status::ok, {}));
+    net::post(hub_.archive_threads, [self = shared_from_this(), base, target = std::string(req.target())] {
+        ApiResponse api;
+        try {
+            api = self->hub_.archive.http(target);
+        } catch (const std::exception& e) {
+            self->hub_.metrics.handler_exceptions.fetch_add(1, std::memory_order_relaxed);
+            spdlog::error("http: {}: the archive read threw: {}", printable(target), e.what());
+            api = {http::status::internal_server_error, R"({"error":"internal","message":"internal error"})", {}};
+        }
+        net::post(self->stream_.get_executor(), [self, base, api = std::move(api)]() mutable {
+            base->result(api.status);
+            base->set(http::field::content_type, kJson);
+            if (!api.content_disposition.empty()) base->set(http::field::content_disposition, api.content_disposition);
+            base->body() = std::move(api.body);
+            self->write(std::move(*base));
+        });
+    });
+}
+
+void HttpSession::write(Response res) {
     res.prepare_payload();
-    auto sp = std::make_shared<http::response<http::string_body>>(std::move(res));
-    response_ = sp;
-    http::async_write(stream_, *sp, beast::bind_front_handler(&HttpSession::on_write, shared_from_this(), sp->need_eof()));
+    response_ = std::make_shared<Response>(std::move(res));
+    // The answer has its own deadline: a client that does not read it is dropped.
+    stream_.expires_after(std::chrono::seconds(std::max(10, hub_.config.http_request_seconds)));
+    http::async_write(stream_, *response_,
+                      beast::bind_front_handler(&HttpSession::on_write, shared_from_this(), response_->need_eof()));
 }
 
 void HttpSession::on_write(bool close, beast::error_code ec, std::size_t) {
     response_.reset();
     if (ec) return;
-    if (close) {
+    if (close || !ticket_.admitted()) {
         stream_.socket().shutdown(net::ip::tcp::socket::shutdown_send, ec);
         return;
     }

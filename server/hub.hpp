@@ -3,8 +3,11 @@
 // session and table (the io_context is joined before it goes).
 #pragma once
 #include <atomic>
+#include <string>
+#include <vector>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/thread_pool.hpp>
+#include "server/address_rate.hpp"
 #include "server/config.hpp"
 #include "server/connection_limits.hpp"
 #include "server/metrics.hpp"
@@ -12,6 +15,7 @@
 
 namespace sparts::server {
 
+class ArchiveReader;
 class Lobby;
 class TableRegistry;
 }  // namespace sparts::server
@@ -28,11 +32,17 @@ struct Hub {
     // Where strong bots think: off the io threads, so that a 50 ms decision
     // never holds up other tables' reads and writes.
     boost::asio::thread_pool& bots;
+    // Where archive and replay reads run: off the io threads too.
+    boost::asio::thread_pool& archive_threads;
+    ArchiveReader& archive;
     Lobby& lobby;
     TableRegistry& tables;
     ConnectionLimits& connections;
     SessionSet& sessions;
     Metrics& metrics;
+    AddressRate& new_players;    // players_per_address_per_minute
+    AddressRate& archive_reads;  // archive_reads_per_minute
+    std::vector<std::string> trusted_proxies;  // their address keys (client_address.hpp)
     storage::Store* store = nullptr;  // null: nothing is kept (--database none)
     std::atomic<bool> stopping{false};
 };

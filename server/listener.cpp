@@ -1,8 +1,8 @@
 #include "server/listener.hpp"
 
 #include <boost/asio/strand.hpp>
-#include <boost/beast/core/bind_handler.hpp>
 #include <spdlog/spdlog.h>
+#include "server/client_address.hpp"
 #include "server/http_session.hpp"
 
 namespace sparts::server {
@@ -10,7 +10,8 @@ namespace sparts::server {
 namespace net = boost::asio;
 using tcp = net::ip::tcp;
 
-Listener::Listener(Hub& hub, const tcp::endpoint& endpoint) : hub_(hub), acceptor_(net::make_strand(hub.io)) {
+Listener::Listener(Hub& hub, const tcp::endpoint& endpoint)
+    : hub_(hub), acceptor_(net::make_strand(hub.io)), retry_timer_(acceptor_.get_executor()) {
     acceptor_.open(endpoint.protocol());
     acceptor_.set_option(net::socket_base::reuse_address(true));
     acceptor_.bind(endpoint);
@@ -23,21 +24,57 @@ void Listener::stop() {
     net::post(acceptor_.get_executor(), [self = shared_from_this()] {
         boost::system::error_code ignored;
         self->acceptor_.close(ignored);
+        self->retry_timer_.cancel();
     });
 }
 
 void Listener::do_accept() {
-    acceptor_.async_accept(net::make_strand(hub_.io), [self = shared_from_this()](boost::system::error_code ec,
-                                                                                  tcp::socket socket) {
-        if (ec == net::error::operation_aborted || !self->acceptor_.is_open()) return;
-        if (ec) {
-            // Out of file descriptors and the like: say so, and keep accepting.
-            spdlog::warn("accept: {}", ec.message());
+    acceptor_.async_accept(net::make_strand(hub_.io),
+                           [self = shared_from_this()](boost::system::error_code ec, tcp::socket socket) {
+                               self->on_accept(ec, std::move(socket));
+                           });
+}
+
+void Listener::on_accept(boost::system::error_code ec, tcp::socket socket) {
+    if (ec == net::error::operation_aborted || !acceptor_.is_open()) return;
+    if (ec) return back_off(ec);
+    delay_ = std::chrono::milliseconds(0);
+    socket.set_option(tcp::no_delay(true), ec);
+    boost::system::error_code peer_ec;
+    const auto peer = socket.remote_endpoint(peer_ec);
+    if (!peer_ec) {
+        const std::string key = address_key(peer.address().to_string());
+        // A trusted proxy's connection counts in the total only: its clients are told apart by X-Forwarded-For.
+        const bool proxy = is_trusted_proxy(key, hub_.trusted_proxies);
+        Ticket ticket = hub_.stopping ? Ticket{} : hub_.connections.admit(proxy ? std::string() : key);
+        if (ticket) {
+            std::make_shared<HttpSession>(std::move(socket), hub_, key, std::move(ticket))->run();
         } else {
-            socket.set_option(tcp::no_delay(true), ec);
-            std::make_shared<HttpSession>(std::move(socket), self->hub_)->run();
+            hub_.metrics.refused_connections.fetch_add(1, std::memory_order_relaxed);
+            // Refused with a word (503, or WebSocket close 4003) while few refusals are in
+            // flight; past that, the connection is simply closed.
+            if (Ticket refusal = hub_.connections.refusal())
+                std::make_shared<HttpSession>(std::move(socket), hub_, key, std::move(refusal))->run();
         }
-        self->do_accept();
+    }
+    do_accept();
+}
+
+void Listener::back_off(const boost::system::error_code& ec) {
+    hub_.metrics.accept_errors.fetch_add(1, std::memory_order_relaxed);
+    ++failures_since_log_;
+    const auto now = std::chrono::steady_clock::now();
+    if (now - last_log_ >= std::chrono::seconds(10)) {
+        spdlog::warn("accept: {} ({} failures in a row since the last report); retrying after a pause", ec.message(),
+                     failures_since_log_);
+        failures_since_log_ = 0;
+        last_log_ = now;
+    }
+    delay_ = std::min<std::chrono::milliseconds>(std::chrono::milliseconds(1000),
+                                                 std::max<std::chrono::milliseconds>(std::chrono::milliseconds(10), delay_ * 2));
+    retry_timer_.expires_after(delay_);
+    retry_timer_.async_wait([self = shared_from_this()](boost::system::error_code e) {
+        if (!e && self->acceptor_.is_open()) self->do_accept();
     });
 }
 

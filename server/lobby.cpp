@@ -1,5 +1,9 @@
 #include "server/lobby.hpp"
 
+#include <unordered_set>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 #include <spdlog/spdlog.h>
 #include "protocol/reply.hpp"
 #include "protocol/ruleset_json.hpp"
@@ -20,61 +24,177 @@ std::int64_t now_ms() {
     return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
         .count();
 }
+// A request handler's last net: a defect of ours answers `internal`, is
+// logged and counted, and the lobby goes on.
+template <class F>
+void guarded(Hub& hub, const std::shared_ptr<Session>& session, const Request& request, const char* re, F&& f) {
+    try {
+        f();
+    } catch (const std::exception& e) {
+        hub.metrics.handler_exceptions.fetch_add(1, std::memory_order_relaxed);
+        spdlog::error("lobby: {} threw: {}", re, e.what());
+        session->send(error_reply(request.id, re, "internal", "the server failed to handle this request"));
+    }
+}
+
 }  // namespace
 
 void Lobby::hello(std::shared_ptr<Session> session, Request request) {
     net::post(strand_, [this, session = std::move(session), request = std::move(request)]() mutable {
-        auto& h = std::get<Hello>(request.body);
-        if (h.protocol != kProtocolVersion) {
-            session->send(error_reply(request.id, "hello", "unsupported_protocol",
-                                      "this server speaks protocol 1, not " + std::to_string(h.protocol)));
-            return session->hello_done(nullptr);
-        }
-        json reply;
-        PlayerRef player;
-        if (h.token) {
-            auto it = players_.find(sha256_hex(*h.token));
-            if (it == players_.end()) {
-                session->send(error_reply(request.id, "hello", "unknown_token",
-                                          "no player has this token; say hello without one to get a new one"));
+        try {
+            auto& h = std::get<Hello>(request.body);
+            if (h.protocol != kProtocolVersion) {
+                session->send(error_reply(request.id, "hello", "unsupported_protocol",
+                                          "this server speaks protocol 1, not " + std::to_string(h.protocol)));
                 return session->hello_done(nullptr);
             }
-            // A returning player keeps its id; the name it gives now is shown at the seats it takes from now on.
-            auto fresh = std::make_shared<Player>(*it->second.player);
-            fresh->name = h.name;
-            it->second.player = fresh;
-            player = fresh;
-            json seats = json::array();
-            for (const auto& [id, t] : tables_)
-                for (int s = 0; s < t.seats; ++s)
-                    if (t.seat_players[static_cast<std::size_t>(s)] == player->id)
-                        seats.push_back({{"table", id}, {"seat", s}});
-            reply = {{"protocol", kProtocolVersion}, {"player", player->id}, {"name", player->name}, {"seats", seats}};
-        } else {
+            if (h.token) {
+                const std::string hash = sha256_hex(*h.token);
+                if (players_.count(hash) || !hub_->store) return welcome_back(session, request, hash);
+                // Not in memory: dropped while idle, or from before a restart. Read
+                // back from the store off the I/O threads, then answered here.
+                return net::post(hub_->archive_threads, [this, session, request, hash] {
+                    std::optional<storage::StoredPlayer> stored;
+                    try {
+                        stored = hub_->store->find_player(hash);
+                    } catch (const std::exception& e) {
+                        spdlog::error("lobby: reading a player back: {}", e.what());
+                    }
+                    net::post(strand_, [this, session, request, hash, stored = std::move(stored)] {
+                        if (stored && !players_.count(hash)) {
+                            players_[hash] = PlayerEntry{
+                                std::make_shared<const Player>(Player{stored->id, stored->name}), 0, Clock::now()};
+                            token_by_player_[stored->id] = hash;
+                            count_players();
+                        }
+                        welcome_back(session, request, hash);
+                    });
+                });
+            }
+            if (!hub_->new_players.allow(session->address())) {
+                hub_->metrics.refused_players.fetch_add(1, std::memory_order_relaxed);
+                session->send(error_reply(request.id, "hello", "too_many_new_players",
+                                          "more than " + std::to_string(hub_->config.players_per_address_per_minute) +
+                                              " new players a minute from this address: come back with your token, "
+                                              "or try again in a minute"));
+                return session->hello_done(nullptr);
+            }
             const std::string token = random_hex(16);  // 128 bits
-            auto fresh = std::make_shared<Player>(Player{"p" + random_hex(8), h.name});
+            auto player = std::make_shared<const Player>(Player{"p" + random_hex(8), h.name});
             const std::string hash = sha256_hex(token);
-            players_[hash] = PlayerEntry{fresh, 0};
-            token_by_player_[fresh->id] = hash;
-            player = fresh;
-            reply = {{"protocol", kProtocolVersion}, {"player", player->id}, {"name", player->name},
-                     {"token", token},               {"seats", json::array()}};
+            players_[hash] = PlayerEntry{player, 0, Clock::now()};
+            token_by_player_[player->id] = hash;
+            count_players();
+            json reply = {{"protocol", kProtocolVersion}, {"player", player->id}, {"name", player->name},
+                          {"token", token},               {"seats", json::array()}};
+            // The player (and its name) is stored before the client hears of it:
+            // a token handed out is a token that survives a crash.
+            std::string text = ok_reply(request.id, "hello", std::move(reply));
+            auto answer = [session, player, text = std::move(text)]() mutable {
+                session->send(std::move(text));
+                session->hello_done(std::move(player));
+            };
+            if (!hub_->store) return answer();
+            hub_->store->submit({storage::PutPlayer{player->id, hash, player->name, now_ms()}}, std::move(answer));
+        } catch (const std::exception& e) {
+            hub_->metrics.handler_exceptions.fetch_add(1, std::memory_order_relaxed);
+            spdlog::error("lobby: hello threw: {}", e.what());
+            session->send(error_reply(request.id, "hello", "internal", "the server failed to handle this request"));
+            session->hello_done(nullptr);
         }
-        // The player (and its name) is stored before the client hears of it:
-        // a token handed out is a token that survives a crash.
-        std::string text = ok_reply(request.id, "hello", std::move(reply));
-        auto answer = [session, player, text = std::move(text)]() mutable {
-            session->send(std::move(text));
-            session->hello_done(std::move(player));
-        };
-        if (!hub_->store) return answer();
-        hub_->store->submit({storage::PutPlayer{player->id, token_by_player_[player->id], player->name, now_ms()}},
-                            std::move(answer));
+    });
+}
+
+void Lobby::welcome_back(const std::shared_ptr<Session>& session, const Request& request, const std::string& hash) {
+    auto it = players_.find(hash);
+    if (it == players_.end()) {
+        session->send(error_reply(request.id, "hello", "unknown_token",
+                                  "no player has this token; say hello without one to get a new one"));
+        return session->hello_done(nullptr);
+    }
+    // A returning player keeps its id; the name it gives now is shown at the seats it takes from now on.
+    auto fresh = std::make_shared<Player>(*it->second.player);
+    fresh->name = std::get<Hello>(request.body).name;
+    it->second.player = fresh;
+    it->second.last_seen = Clock::now();
+    PlayerRef player = fresh;
+    json seats = json::array();
+    for (const auto& [id, t] : tables_)
+        for (int s = 0; s < t.seats; ++s)
+            if (t.seat_players[static_cast<std::size_t>(s)] == player->id) seats.push_back({{"table", id}, {"seat", s}});
+    json reply = {{"protocol", kProtocolVersion}, {"player", player->id}, {"name", player->name}, {"seats", seats}};
+    std::string text = ok_reply(request.id, "hello", std::move(reply));
+    auto answer = [session, player, text = std::move(text)]() mutable {
+        session->send(std::move(text));
+        session->hello_done(std::move(player));
+    };
+    if (!hub_->store) return answer();
+    hub_->store->submit({storage::PutPlayer{player->id, hash, player->name, now_ms()}}, std::move(answer));
+}
+
+void Lobby::count_players() {
+    hub_->metrics.players_in_memory.store(static_cast<std::int64_t>(players_.size()), std::memory_order_relaxed);
+}
+
+void Lobby::start_sweeping() {
+    net::post(strand_, [this] {
+        sweep_timer_ = std::make_unique<net::steady_timer>(strand_);
+        sweep();
+    });
+}
+
+void Lobby::stop_sweeping() {
+    net::post(strand_, [this] {
+        if (sweep_timer_) sweep_timer_->cancel();
+    });
+}
+
+void Lobby::sweep() {
+    const auto idle = std::chrono::seconds(hub_->config.player_idle_seconds);
+    const auto now = Clock::now();
+    std::unordered_set<std::string> seated;
+    for (const auto& [id, t] : tables_)
+        for (const std::string& p : t.seat_players)
+            if (!p.empty()) seated.insert(p);
+    std::size_t dropped = 0;
+    for (auto it = players_.begin(); it != players_.end();) {
+        PlayerEntry& e = it->second;
+        // use_count 1: no connection holds the player (each session keeps a reference).
+        const bool unused = e.player.use_count() == 1 && e.open_tables == 0 && !seated.count(e.player->id);
+        if (!unused) e.last_seen = now;
+        if (unused && now - e.last_seen >= idle) {
+            token_by_player_.erase(e.player->id);
+            it = players_.erase(it);
+            ++dropped;
+        } else {
+            ++it;
+        }
+    }
+    if (dropped > 0) {
+        hub_->metrics.players_dropped.fetch_add(dropped, std::memory_order_relaxed);
+        spdlog::debug("lobby: {} idle players dropped from memory, {} left", dropped, players_.size());
+        if (players_.empty()) {
+            // Give the buckets back too: a flood's worth of empty buckets stays otherwise.
+            players_ = {};
+            token_by_player_ = {};
+        }
+#if defined(__GLIBC__)
+        // glibc keeps freed memory for reuse; after a flood, hand it back to the system.
+        ::malloc_trim(0);
+#endif
+    }
+    count_players();
+    if (hub_->stopping) return;
+    sweep_timer_->expires_after(std::min<std::chrono::seconds>(std::chrono::seconds(30),
+                                                               std::max<std::chrono::seconds>(std::chrono::seconds(1), idle / 2)));
+    sweep_timer_->async_wait([this](boost::system::error_code ec) {
+        if (!ec) sweep();
     });
 }
 
 void Lobby::list_tables(std::shared_ptr<Session> session, Request request) {
     net::post(strand_, [this, session = std::move(session), request = std::move(request)] {
+      guarded(*hub_, session, request, "list_tables", [&] {
         const auto& l = std::get<ListTables>(request.body);
         json list = json::array();
         for (const auto& [id, t] : tables_) {
@@ -85,22 +205,38 @@ void Lobby::list_tables(std::shared_ptr<Session> session, Request request) {
             list.push_back(t.to_json());
         }
         session->send(ok_reply(request.id, "list_tables", {{"tables", std::move(list)}}));
+      });
     });
 }
 
 void Lobby::create_table(std::shared_ptr<Session> session, PlayerRef player, Request request) {
     net::post(strand_, [this, session = std::move(session), player = std::move(player),
                         request = std::move(request)]() mutable {
+      guarded(*hub_, session, request, "create_table", [&] {
         if (hub_->stopping) {
             return session->send(error_reply(request.id, "create_table", "shutting_down", "the server is shutting down"));
         }
         auto hash = token_by_player_.find(player->id);
-        if (hash == token_by_player_.end()) return;  // cannot happen: a session's player came from here
+        if (hash == token_by_player_.end())  // cannot happen: a session's player is held, so never dropped
+            return session->send(error_reply(request.id, "create_table", "internal", "say hello again"));
         PlayerEntry& entry = players_[hash->second];
         if (entry.open_tables >= hub_->config.tables_per_player)
             return session->send(error_reply(request.id, "create_table", "too_many_tables",
                                              "a player may have " + std::to_string(hub_->config.tables_per_player) +
                                                  " open tables at once; close or finish one first"));
+        const std::string& address = session->address();
+        if (auto n = tables_by_address_.find(address);
+            n != tables_by_address_.end() && n->second >= hub_->config.tables_per_address) {
+            hub_->metrics.refused_tables_per_address.fetch_add(1, std::memory_order_relaxed);
+            return session->send(error_reply(request.id, "create_table", "too_many_tables_from_address",
+                                             "this address has " + std::to_string(hub_->config.tables_per_address) +
+                                                 " open tables, as many as one address may; close or finish one first"));
+        }
+        if (open_tables_ >= hub_->config.max_tables) {
+            hub_->metrics.refused_tables_total.fetch_add(1, std::memory_order_relaxed);
+            return session->send(error_reply(request.id, "create_table", "server_full",
+                                             "the server has as many open tables as it takes; join one, or try later"));
+        }
         auto& c = std::get<CreateTable>(request.body);
         const std::string id = "t" + std::to_string(next_table_++);
         const std::string invite = c.is_private ? random_hex(6) : std::string();
@@ -108,6 +244,9 @@ void Lobby::create_table(std::shared_ptr<Session> session, PlayerRef player, Req
         const auto number = static_cast<std::int64_t>(next_table_ - 1);
         auto table = std::make_shared<Table>(*hub_, id, number, c.rules, c.is_private, invite, turn_seconds, player->id);
         ++entry.open_tables;
+        ++open_tables_;
+        ++tables_by_address_[address];
+        table_address_[id] = address;
         json reply = {{"table", id}, {"ruleset", to_json(c.rules)}, {"turn_seconds", turn_seconds}};
         if (c.is_private) reply["invite"] = invite;
         spdlog::debug("table {} opened by {} ({})", id, player->id, to_string(c.rules.preset));
@@ -122,6 +261,7 @@ void Lobby::create_table(std::shared_ptr<Session> session, PlayerRef player, Req
         };
         if (!hub_->store) return answer();
         hub_->store->submit({table->record()}, std::move(answer));
+      });
     });
 }
 
@@ -136,15 +276,24 @@ void Lobby::table_closed(std::string id, std::string creator) {
     net::post(strand_, [this, id = std::move(id), creator = std::move(creator)] {
         if (tables_.erase(id) == 0) return;
         hub_->tables.remove(id);
-        if (auto hash = token_by_player_.find(creator); hash != token_by_player_.end())
-            --players_[hash->second].open_tables;
+        --open_tables_;
+        if (auto a = table_address_.find(id); a != table_address_.end()) {
+            if (auto n = tables_by_address_.find(a->second); n != tables_by_address_.end() && --n->second <= 0)
+                tables_by_address_.erase(n);
+            table_address_.erase(a);
+        }
+        if (auto hash = token_by_player_.find(creator); hash != token_by_player_.end()) {
+            PlayerEntry& e = players_[hash->second];
+            --e.open_tables;
+            e.last_seen = Clock::now();
+        }
     });
 }
 
 void Lobby::restore(const std::vector<PlayerRef>& players, const std::vector<std::string>& token_hashes,
                     const std::vector<std::shared_ptr<Table>>& tables, std::uint64_t last_table_number) {
     for (std::size_t i = 0; i < players.size(); ++i) {
-        players_[token_hashes[i]] = PlayerEntry{players[i], 0};
+        players_[token_hashes[i]] = PlayerEntry{players[i], 0, Clock::now()};
         token_by_player_[players[i]->id] = token_hashes[i];
     }
     for (const auto& t : tables) {
@@ -153,8 +302,10 @@ void Lobby::restore(const std::vector<PlayerRef>& players, const std::vector<std
         hub_->tables.add(s.id, t);
         if (auto hash = token_by_player_.find(s.creator); hash != token_by_player_.end())
             ++players_[hash->second].open_tables;
+        ++open_tables_;  // not counted against an address: which one made it is not kept
     }
     next_table_ = last_table_number + 1;
+    count_players();
 }
 
 }  // namespace sparts::server

@@ -5,6 +5,13 @@
 // its SHA-256 is kept); a returning one shows its token and gets its player
 // back, with the seats it holds. create_table validates nothing itself: the
 // ruleset was checked by the engine when the request was parsed.
+//
+// What strangers can make is bounded: new players per address a minute,
+// open tables per player, per address and in all, each its own setting and
+// error code. Memory follows what is in use: a player with no connection, no
+// seat and no open table is dropped from memory after --player-idle-seconds
+// (its token still works: a returning player is read back from the store),
+// and a closed table leaves nothing behind here.
 #pragma once
 #include <memory>
 #include <string>
@@ -12,6 +19,8 @@
 #include <vector>
 #include <boost/asio/strand.hpp>
 #include <boost/asio/io_context.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <chrono>
 #include "protocol/request.hpp"
 #include "server/hub.hpp"
 #include "server/player.hpp"
@@ -38,19 +47,32 @@ public:
     // At start, before any connection: the players and the open tables the store kept.
     void restore(const std::vector<PlayerRef>& players, const std::vector<std::string>& token_hashes,
                  const std::vector<std::shared_ptr<Table>>& tables, std::uint64_t last_table_number);
+    // Starts the timer that drops idle players from memory.
+    void start_sweeping();
+    void stop_sweeping();
 
 private:
+    using Clock = std::chrono::steady_clock;
     struct PlayerEntry {
         PlayerRef player;
         int open_tables = 0;  // created by this player and not yet closed
+        Clock::time_point last_seen{};
     };
+
+    void welcome_back(const std::shared_ptr<Session>& session, const Request& request, const std::string& hash);
+    void sweep();
+    void count_players();
 
     boost::asio::strand<boost::asio::io_context::executor_type> strand_;
     Hub* hub_ = nullptr;
     std::unordered_map<std::string, PlayerEntry> players_;            // by token hash
     std::unordered_map<std::string, std::string> token_by_player_;    // player id -> token hash
     std::unordered_map<std::string, TableSummary> tables_;            // by table id
+    std::unordered_map<std::string, std::string> table_address_;      // table id -> the address that created it
+    std::unordered_map<std::string, int> tables_by_address_;          // open tables created from each address
+    int open_tables_ = 0;                                             // created (stored or not yet) and not closed
     std::uint64_t next_table_ = 1;
+    std::unique_ptr<boost::asio::steady_timer> sweep_timer_;
 };
 
 }  // namespace sparts::server

@@ -1,6 +1,9 @@
 #include "server/metrics.hpp"
 
+#include "storage/store.hpp"
+
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -73,11 +76,59 @@ std::string Metrics::render(std::int64_t connections, std::int64_t open_tables) 
          "Connections closed because their write queue went over its limit.", v(closed_too_slow));
     line(out, "sparts_flood_closes_total", "counter", "Connections closed for flooding.", v(closed_flooding));
     line(out, "sparts_frames_sent_total", "counter", "Frames queued to connections.", v(frames_sent));
+    line(out, "sparts_handler_exceptions_total", "counter",
+         "Requests whose handler threw: answered with an internal error, logged, and the server played on.",
+         v(handler_exceptions));
+    line(out, "sparts_http_requests_total", "counter", "Plain HTTP requests answered.", v(http_requests));
+    line(out, "sparts_http_connections", "gauge", "Open plain HTTP connections.", v(http_connections));
+    line(out, "sparts_accept_errors_total", "counter", "Accepts that failed (out of file descriptors and the like).",
+         v(accept_errors));
+    line(out, "sparts_players_in_memory", "gauge", "Players the lobby holds in memory.", v(players_in_memory));
+    line(out, "sparts_players_dropped_total", "counter",
+         "Idle players freed from memory (their token still works: they are read back from the store).",
+         v(players_dropped));
+    out << "# HELP sparts_limit_refusals_total Requests refused by a limit, by limit.\n"
+           "# TYPE sparts_limit_refusals_total counter\n";
+    out << "sparts_limit_refusals_total{limit=\"connections\"} " << number(v(refused_connections)) << "\n";
+    out << "sparts_limit_refusals_total{limit=\"players_per_address_per_minute\"} " << number(v(refused_players)) << "\n";
+    out << "sparts_limit_refusals_total{limit=\"tables_per_address\"} " << number(v(refused_tables_per_address)) << "\n";
+    out << "sparts_limit_refusals_total{limit=\"max_tables\"} " << number(v(refused_tables_total)) << "\n";
+    out << "sparts_limit_refusals_total{limit=\"archive_reads_per_minute\"} " << number(v(refused_archive_reads)) << "\n";
+    line(out, "sparts_archive_reads_total", "counter", "Archive and replay reads.", v(archive_reads));
+    line(out, "sparts_archive_cache_hits_total", "counter", "Archive reads answered from the rendering cache.",
+         v(archive_cache_hits));
     out << action_to_broadcast.render("sparts_action_to_broadcast_seconds",
                                       "From an action received to its events queued to every connection at the table.");
     out << commit.render("sparts_commit_seconds", "From a table's step handed to the store to its commit.");
     line(out, "process_resident_memory_bytes", "gauge", "Resident memory.", static_cast<double>(resident_bytes()));
+    line(out, "process_open_fds", "gauge", "Open file descriptors.", static_cast<double>(open_file_descriptors()));
     return out.str();
+}
+
+std::string store_metrics(storage::Store* store) {
+    if (!store) return {};
+    const storage::Store::Stats st = store->stats();
+    std::ostringstream out;
+    auto d = [](auto x) { return static_cast<double>(x); };
+    line(out, "sparts_db_commits_total", "counter", "Transactions committed (each holds many table steps).", d(st.commits));
+    line(out, "sparts_db_failed_commits_total", "counter", "Commits that failed and were retried.", d(st.failed_commits));
+    line(out, "sparts_db_checkpoints_total", "counter", "WAL checkpoints run.", d(st.checkpoints));
+    line(out, "sparts_db_wal_restarts_total", "counter", "Checkpoints that restarted the WAL from its beginning.",
+         d(st.log_restarts));
+    line(out, "sparts_db_wal_bytes", "gauge", "The write-ahead log's size on disk.", d(st.wal_bytes));
+    line(out, "sparts_db_last_checkpoint_log_pages", "gauge", "Pages in the WAL at the last checkpoint.",
+         d(st.last_checkpoint_log));
+    line(out, "sparts_db_last_checkpoint_pages", "gauge", "Pages the last checkpoint copied into the database.",
+         d(st.last_checkpoint_pages));
+    line(out, "sparts_db_bytes", "gauge", "The database file's size on disk.", d(st.database_bytes));
+    return out.str();
+}
+
+std::int64_t open_file_descriptors() {
+    std::error_code ec;
+    std::int64_t n = 0;
+    for (std::filesystem::directory_iterator it("/proc/self/fd", ec), end; !ec && it != end; it.increment(ec)) ++n;
+    return n;
 }
 
 std::int64_t resident_bytes() {

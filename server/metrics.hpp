@@ -8,6 +8,10 @@
 #include <string>
 #include "engine/rule_error.hpp"
 
+namespace sparts::storage {
+class Store;
+}
+
 namespace sparts::server {
 
 // Fixed buckets in seconds, cumulative as Prometheus wants them.
@@ -42,6 +46,20 @@ struct Metrics {
     std::atomic<std::uint64_t> closed_too_slow{0};  // write queue over its limit
     std::atomic<std::uint64_t> closed_flooding{0};
     std::atomic<std::uint64_t> frames_sent{0};
+    std::atomic<std::uint64_t> handler_exceptions{0};  // a handler threw: answered with an internal error, played on
+    std::atomic<std::uint64_t> http_requests{0};
+    std::atomic<std::int64_t> http_connections{0};     // plain HTTP connections open now
+    std::atomic<std::uint64_t> accept_errors{0};       // accepts that failed (out of file descriptors and the like)
+    std::atomic<std::int64_t> players_in_memory{0};
+    std::atomic<std::uint64_t> players_dropped{0};     // idle players freed from memory (their token still works)
+    // Refusals by limit.
+    std::atomic<std::uint64_t> refused_connections{0};      // connections per address or in all
+    std::atomic<std::uint64_t> refused_players{0};          // players_per_address_per_minute
+    std::atomic<std::uint64_t> refused_tables_per_address{0};
+    std::atomic<std::uint64_t> refused_tables_total{0};     // max_tables
+    std::atomic<std::uint64_t> refused_archive_reads{0};    // archive_reads_per_minute
+    std::atomic<std::uint64_t> archive_reads{0};
+    std::atomic<std::uint64_t> archive_cache_hits{0};
     Histogram action_to_broadcast;  // an act received -> its events queued to every connection
     Histogram commit;               // a step handed to the store -> committed
 
@@ -49,7 +67,13 @@ struct Metrics {
     std::string render(std::int64_t connections, std::int64_t open_tables) const;
 };
 
+// The store's figures (WAL size, checkpoints, commits) in the same format;
+// empty without a store.
+std::string store_metrics(storage::Store* store);
+
 // The process's resident memory in bytes (VmRSS), or 0 where /proc is missing.
 std::int64_t resident_bytes();
+// The process's open file descriptors, or 0 where /proc is missing.
+std::int64_t open_file_descriptors();
 
 }  // namespace sparts::server

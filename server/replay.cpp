@@ -12,22 +12,22 @@ namespace sparts::server {
 
 using nlohmann::json;
 
-Outcome<std::shared_ptr<Replay>, std::string> Replay::open(storage::ArchivedGame game,
+Outcome<std::shared_ptr<Replay>, std::string> Replay::open(std::shared_ptr<const storage::ArchivedGame> game,
                                                            boost::asio::any_io_executor executor,
                                                            std::weak_ptr<Session> session) {
-    auto ruleset = parse_json_text(game.summary.ruleset);
+    auto ruleset = parse_json_text(game->summary.ruleset);
     if (!ruleset) return std::string("the stored ruleset is not JSON");
     auto rules = ruleset_from_json(*ruleset);
     if (!rules) return "the stored ruleset is refused: " + rules.error().message();
     return std::shared_ptr<Replay>(new Replay(std::move(game), *rules, std::move(executor), std::move(session)));
 }
 
-Replay::Replay(storage::ArchivedGame game, Ruleset rules, boost::asio::any_io_executor executor,
+Replay::Replay(std::shared_ptr<const storage::ArchivedGame> game, Ruleset rules, boost::asio::any_io_executor executor,
                std::weak_ptr<Session> session)
     : game_(std::move(game)), rules_(rules), timer_(std::move(executor)), session_(std::move(session)) {
     bool trick_open = false;
-    for (std::size_t i = 0; i < game_.events.size(); ++i) {
-        auto e = parse_json_text(game_.events[i].payload);
+    for (std::size_t i = 0; i < game_->events.size(); ++i) {
+        auto e = parse_json_text(game_->events[i].payload);
         events_.push_back(e ? *e : json(nullptr));
         const std::string type = events_.back().is_object() ? events_.back().value("type", "") : "";
         if (type == "hand_started") {
@@ -47,7 +47,7 @@ json Replay::outline() const {
     json hands = json::array();
     for (std::size_t h = 0; h < hand_starts_.size(); ++h)
         hands.push_back({{"hand", h + 1}, {"position", hand_starts_[h]}, {"tricks", trick_starts_[h]}});
-    return {{"table", game_.summary.table}, {"game", game_.summary.game}, {"events", events_.size()},
+    return {{"table", game_->summary.table}, {"game", game_->summary.game}, {"events", events_.size()},
             {"hands", hands}, {"ruleset", to_json(rules_)}};
 }
 
@@ -58,17 +58,16 @@ void Replay::send(std::string text) {
 void Replay::send_event() {
     if (position_ >= events_.size()) {
         playing_ = false;
-        send(json{{"type", "replay_ended"}, {"table", game_.summary.table}, {"game", game_.summary.game},
-                  {"position", position_}}.dump());
+        send(dump_text(json{{"type", "replay_ended"}, {"table", game_->summary.table}, {"game", game_->summary.game},
+                  {"position", position_}}));
         return;
     }
-    send(json{{"type", "replay_event"},
-              {"table", game_.summary.table},
-              {"game", game_.summary.game},
+    send(dump_text(json{{"type", "replay_event"},
+              {"table", game_->summary.table},
+              {"game", game_->summary.game},
               {"position", position_},
-              {"seq", game_.events[position_].seq},
-              {"event", events_[position_]}}
-             .dump());
+              {"seq", game_->events[position_].seq},
+              {"event", events_[position_]}}));
     ++position_;
 }
 
@@ -128,21 +127,21 @@ std::string Replay::seek(std::optional<int> position, std::optional<int> hand, s
     const bool was_playing = playing_;
     pause();
     position_ = target;
-    send(state_at(target).dump());
+    send(dump_text(state_at(target)));
     if (was_playing) play(speed_);
     return {};
 }
 
 json Replay::state_at(std::size_t position) const {
     // Every action whose first event comes before `position` is applied.
-    const std::uint64_t seq = position < game_.events.size() ? game_.events[position].seq : UINT64_MAX;
-    auto created = Game::create(rules_, game_.seed);
-    json out = {{"type", "replay_state"}, {"table", game_.summary.table}, {"game", game_.summary.game},
+    const std::uint64_t seq = position < game_->events.size() ? game_->events[position].seq : UINT64_MAX;
+    auto created = Game::create(rules_, game_->seed);
+    json out = {{"type", "replay_state"}, {"table", game_->summary.table}, {"game", game_->summary.game},
                 {"position", position}};
     if (!created) return out;
     Game game = std::move(*created);
     game.start();
-    for (const auto& a : game_.actions) {
+    for (const auto& a : game_->actions) {
         if (a.seq >= seq) break;
         auto j = parse_json_text(a.action);
         if (!j) break;

@@ -25,7 +25,7 @@ class Session;
 
 class Replay : public std::enable_shared_from_this<Replay> {
 public:
-    static Outcome<std::shared_ptr<Replay>, std::string> open(storage::ArchivedGame game,
+    static Outcome<std::shared_ptr<Replay>, std::string> open(std::shared_ptr<const storage::ArchivedGame> game,
                                                                boost::asio::any_io_executor executor,
                                                                std::weak_ptr<Session> session);
 
@@ -39,14 +39,14 @@ public:
     void stop();
 
 private:
-    Replay(storage::ArchivedGame game, Ruleset rules, boost::asio::any_io_executor executor,
+    Replay(std::shared_ptr<const storage::ArchivedGame> game, Ruleset rules, boost::asio::any_io_executor executor,
            std::weak_ptr<Session> session);
     void send(std::string text);
     void send_event();
     void arm();
     nlohmann::json state_at(std::size_t position) const;
 
-    storage::ArchivedGame game_;
+    std::shared_ptr<const storage::ArchivedGame> game_;
     Ruleset rules_;
     std::vector<nlohmann::json> events_;
     std::vector<std::size_t> hand_starts_;                 // positions of hand_started

@@ -1,11 +1,14 @@
 #include "server/server.hpp"
 
+#include <sys/resource.h>
+
 #include <algorithm>
 #include <chrono>
 
 #include <boost/asio/ip/address.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <spdlog/spdlog.h>
+#include "server/client_address.hpp"
 #include "server/listener.hpp"
 #include "server/session.hpp"
 #include "server/table.hpp"
@@ -19,11 +22,17 @@ Server::Server(Config config)
     : config_(std::move(config)),
       io_(config_.threads > 0 ? config_.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()))),
       bots_(std::max(1u, std::thread::hardware_concurrency() / 2)),
+      archive_threads_(static_cast<std::size_t>(std::max(1, config_.archive_threads))),
       connections_(config_.connections_per_address, config_.max_connections),
+      archive_(static_cast<std::size_t>(config_.archive_cache_games), metrics_),
+      new_players_(config_.players_per_address_per_minute),
+      archive_reads_(config_.archive_reads_per_minute),
       lobby_(io_),
-      hub_{config_, io_, bots_, lobby_, tables_, connections_, sessions_, metrics_},
+      hub_{config_,  io_,     bots_,        archive_threads_, archive_,      lobby_, tables_,
+           connections_, sessions_, metrics_, new_players_, archive_reads_, {}},
       signals_(io_, SIGINT, SIGTERM) {
     lobby_.attach(hub_);
+    for (const std::string& p : config_.trusted_proxies) hub_.trusted_proxies.push_back(address_key(p));
 }
 
 Server::~Server() = default;
@@ -54,10 +63,14 @@ void Server::restore() {
 
 std::uint16_t Server::start() {
     if (config_.database != "none") {
-        auto opened = storage::SqliteStore::open(config_.database, {.sync_full = config_.db_sync_full, .retry_ms = 1000});
+        auto opened = storage::SqliteStore::open(config_.database, {.sync_full = config_.db_sync_full,
+                                                                    .retry_ms = 1000,
+                                                                    .wal_restart_pages = config_.wal_restart_pages,
+                                                                    .wal_limit_bytes = config_.wal_limit_bytes});
         if (!opened) throw std::runtime_error(opened.error());
         store_ = std::move(*opened);
         hub_.store = store_.get();
+        archive_.attach(store_.get());
         restore();
     }
     boost::system::error_code bad_address;
@@ -71,6 +84,8 @@ std::uint16_t Server::start() {
         throw std::runtime_error("cannot listen on " + config_.address + ":" + std::to_string(config_.port) +
                                  " (--address, --port): " + e.code().message());
     }
+    fit_connections_to_file_limit();
+    lobby_.start_sweeping();
     listener_->run();
     signals_.async_wait([this](boost::system::error_code ec, int signal) {
         if (ec) return;
@@ -83,9 +98,10 @@ std::uint16_t Server::start() {
 bool Server::run() {
     const int n = config_.threads > 0 ? config_.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
     std::vector<std::thread> threads;
-    for (int i = 1; i < n; ++i) threads.emplace_back([this] { io_.run(); });
-    io_.run();
+    for (int i = 1; i < n; ++i) threads.emplace_back([this] { run_io(); });
+    run_io();
     for (auto& t : threads) t.join();
+    archive_threads_.join();
     // The commits in flight get the shutdown time; a disk that stays full does
     // not keep the process from exiting (the store says what it leaves).
     if (store_ && !store_->flush(std::chrono::seconds(std::max(1, config_.shutdown_seconds)))) {
@@ -93,6 +109,49 @@ bool Server::run() {
         return false;
     }
     return true;
+}
+
+// The last net under every handler: an exception that escapes one (each
+// request handler catches its own and answers with an internal error) is
+// logged and counted, and the thread goes back to work. The strand it left
+// runs its next handler as usual; the process never ends for a request.
+void Server::run_io() {
+    for (;;) {
+        try {
+            io_.run();
+            return;
+        } catch (const std::exception& e) {
+            metrics_.handler_exceptions.fetch_add(1, std::memory_order_relaxed);
+            spdlog::error("a handler threw, the server plays on: {}", e.what());
+        } catch (...) {
+            metrics_.handler_exceptions.fetch_add(1, std::memory_order_relaxed);
+            spdlog::error("a handler threw something that is not an exception, the server plays on");
+        }
+    }
+}
+
+// Every connection takes a file descriptor; so do the database, its log and
+// the archive reader. A server that runs out accepts nothing, answers nothing
+// (not even /healthz) and retries its accept in a loop. So: raise the soft
+// limit to the hard one, and accept no more connections than it leaves room
+// for, refusing the rest at the door while there are descriptors to do it.
+void Server::fit_connections_to_file_limit() {
+    rlimit limit{};
+    if (::getrlimit(RLIMIT_NOFILE, &limit) != 0) return;
+    if (limit.rlim_cur < limit.rlim_max) {
+        rlimit raised = limit;
+        raised.rlim_cur = limit.rlim_max;
+        if (::setrlimit(RLIMIT_NOFILE, &raised) == 0) limit = raised;
+    }
+    constexpr rlim_t kReserved = 64;  // the database, its log, readers, the refusals in flight, logs
+    if (limit.rlim_cur == RLIM_INFINITY) return;
+    const auto room = limit.rlim_cur > kReserved * 2 ? limit.rlim_cur - kReserved : limit.rlim_cur / 2;
+    if (room < static_cast<rlim_t>(connections_.total_limit())) {
+        connections_.cap_total(static_cast<int>(room));
+        spdlog::warn("{} file descriptors allowed (ulimit -n): at most {} connections, not {} (--max-connections)",
+                     static_cast<unsigned long long>(limit.rlim_cur), static_cast<unsigned long long>(room),
+                     config_.max_connections);
+    }
 }
 
 void Server::stop() {

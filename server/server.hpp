@@ -7,6 +7,7 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/signal_set.hpp>
 #include <boost/asio/steady_timer.hpp>
+#include "server/archive_reader.hpp"
 #include "server/config.hpp"
 #include "server/connection_limits.hpp"
 #include "server/hub.hpp"
@@ -40,14 +41,20 @@ public:
 
 private:
     void wait_for_sessions(int tries_left);
+    void run_io();
+    void fit_connections_to_file_limit();
     void restore();
 
     Config config_;
     boost::asio::io_context io_;
     boost::asio::thread_pool bots_;  // after io_: joined before io_ goes (its tasks post to strands)
+    boost::asio::thread_pool archive_threads_;
     ConnectionLimits connections_;
     SessionSet sessions_;
     Metrics metrics_;
+    ArchiveReader archive_;
+    AddressRate new_players_;
+    AddressRate archive_reads_;
     TableRegistry tables_;
     Lobby lobby_;
     Hub hub_;

@@ -4,6 +4,7 @@
 #include <spdlog/spdlog.h>
 #include "protocol/reply.hpp"
 #include "server/lobby.hpp"
+#include "server/archive_reader.hpp"
 #include "server/replay.hpp"
 #include "storage/store.hpp"
 #include "server/table.hpp"
@@ -25,11 +26,12 @@ bool quiet(beast::error_code ec) {
 }
 }  // namespace
 
-Session::Session(net::ip::tcp::socket&& socket, Hub& hub, std::string address, bool admitted)
+Session::Session(net::ip::tcp::socket&& socket, Hub& hub, std::string address, Ticket ticket)
     : ws_(std::move(socket)),
       hub_(hub),
       address_(std::move(address)),
-      admitted_(admitted),
+      ticket_(std::move(ticket)),
+      admitted_(ticket_.admitted()),
       serial_(next_serial++),
       rate_(hub.config.messages_per_second),
       hello_timer_(ws_.get_executor()),
@@ -37,7 +39,6 @@ Session::Session(net::ip::tcp::socket&& socket, Hub& hub, std::string address, b
 
 Session::~Session() {
     if (replay_) replay_->stop();
-    if (admitted_) hub_.connections.release(address_);
     hub_.sessions.remove(serial_);
     // Tables see their weak references expire; tell them to look again (an
     // empty table starts its grace period).
@@ -113,14 +114,23 @@ void Session::on_read(beast::error_code ec, std::size_t) {
             hub_.metrics.closed_flooding.fetch_add(1, std::memory_order_relaxed);
             on_close(CloseCode::rate_limited, "too many messages");
         } else {
-            send(error_reply({}, {}, "rate_limited",
+            // Not read as a request, but its id is echoed so that the client knows which one to send again.
+            send(error_reply(request_id_of(text), {}, "rate_limited",
                              "more than " + std::to_string(hub_.config.messages_per_second) +
                                  " messages a second: this one was not read"));
         }
         return do_read();
     }
     refused_in_a_row_ = 0;
-    handle(text);
+    try {
+        handle(text);
+    } catch (const std::exception& e) {
+        // A defect of ours, not the client's: it gets an answer, the log says why, and the connection goes on.
+        hub_.metrics.handler_exceptions.fetch_add(1, std::memory_order_relaxed);
+        spdlog::error("session {} ({}): the handler threw: {}", serial_, address_, e.what());
+        hello_pending_ = false;
+        send(error_reply(request_id_of(text), {}, "internal", "the server failed to handle this request"));
+    }
     if (!hello_pending_) do_read();  // after a hello, reading resumes once the lobby has answered
 }
 
@@ -173,17 +183,47 @@ void Session::dispatch(Request r) {
 void Session::open_replay(const Request& r) {
     const auto& o = std::get<ReplayOpen>(r.body);
     if (!hub_.store) return send(error_reply(r.id, "replay", "no_archive", "this server keeps no archive"));
-    // A read on this connection's strand: archive reads use their own database connection.
-    auto game = hub_.store->load_game(o.table, o.game);
-    if (!game)
-        return send(error_reply(r.id, "replay", "no_such_game",
-                                "no finished game " + std::to_string(o.game) + " at table " + o.table));
-    auto replay = Replay::open(std::move(*game), ws_.get_executor(), weak_from_this());
-    if (!replay) return send(error_reply(r.id, "replay", "broken_record", replay.error()));
+    if (!hub_.archive_reads.allow(address_)) {
+        hub_.metrics.refused_archive_reads.fetch_add(1, std::memory_order_relaxed);
+        return send(error_reply(r.id, "replay", "rate_limited",
+                                "more than " + std::to_string(hub_.config.archive_reads_per_minute) +
+                                    " archive reads a minute from this address: try again later"));
+    }
+    // The read and the replay's preparation run on the archive threads, off the I/O threads.
+    net::post(hub_.archive_threads, [self = shared_from_this(), r, table = o.table, number = o.game] {
+        std::shared_ptr<Replay> replay;
+        std::string problem;
+        try {
+            auto game = self->hub_.archive.game(table, number);
+            if (!game) {
+                problem = "no finished game " + std::to_string(number) + " at table " + table;
+            } else if (auto opened = Replay::open(std::move(game), self->ws_.get_executor(), self->weak_from_this())) {
+                replay = std::move(*opened);
+            } else {
+                problem = opened.error();
+            }
+        } catch (const std::exception& e) {
+            self->hub_.metrics.handler_exceptions.fetch_add(1, std::memory_order_relaxed);
+            spdlog::error("session {}: replay of {}/{} threw: {}", self->serial_, table, number, e.what());
+            problem = "internal error";
+        }
+        net::post(self->ws_.get_executor(), [self, r, replay = std::move(replay), problem = std::move(problem)] {
+            self->replay_opened(r, replay, problem);
+        });
+    });
+}
+
+void Session::replay_opened(const Request& r, std::shared_ptr<Replay> replay, std::string problem) {
+    if (!replay) {
+        const bool missing = problem.rfind("no finished game", 0) == 0;
+        const bool internal = problem == "internal error";
+        return send(error_reply(r.id, "replay", missing ? "no_such_game" : internal ? "internal" : "broken_record",
+                                problem));
+    }
     if (replay_) replay_->stop();
-    replay_ = std::move(*replay);
+    replay_ = std::move(replay);
     send(ok_reply(r.id, "replay", replay_->outline()));
-    replay_->play(o.speed);
+    replay_->play(std::get<ReplayOpen>(r.body).speed);
 }
 
 void Session::control_replay(const Request& r) {

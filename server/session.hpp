@@ -17,6 +17,7 @@
 #include <boost/beast/http.hpp>
 #include <boost/beast/websocket.hpp>
 #include "protocol/request.hpp"
+#include "server/connection_limits.hpp"
 #include "server/hub.hpp"
 #include "server/player.hpp"
 #include "server/rate_limiter.hpp"
@@ -39,7 +40,9 @@ enum class CloseCode : std::uint16_t {
 
 class Session : public std::enable_shared_from_this<Session> {
 public:
-    Session(boost::asio::ip::tcp::socket&& socket, Hub& hub, std::string address, bool admitted);
+    // `address` is the client's address key (client_address.hpp); `ticket`
+    // its place in the connection counts, or a refusal (closed with 4003).
+    Session(boost::asio::ip::tcp::socket&& socket, Hub& hub, std::string address, Ticket ticket);
     ~Session();
 
     void run(boost::beast::http::request<boost::beast::http::string_body> upgrade);
@@ -57,6 +60,7 @@ public:
     void joined(std::shared_ptr<Table> table);
 
     std::uint64_t serial() const { return serial_; }
+    const std::string& address() const { return address_; }
 
 private:
     void on_accept(boost::beast::error_code ec);
@@ -72,12 +76,14 @@ private:
     void do_close();
     std::shared_ptr<Table> find_table(const std::string& id);
     void open_replay(const Request& r);
+    void replay_opened(const Request& r, std::shared_ptr<Replay> replay, std::string problem);
     void control_replay(const Request& r);
 
     boost::beast::websocket::stream<boost::beast::tcp_stream> ws_;
     boost::beast::flat_buffer buffer_;
     Hub& hub_;
     std::string address_;
+    Ticket ticket_;
     bool admitted_;
     std::uint64_t serial_;
     RateLimiter rate_;

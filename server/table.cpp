@@ -78,7 +78,7 @@ Table::Table(Hub& hub, std::string id, std::int64_t number, Ruleset rules, bool 
 }
 
 storage::OpenTable Table::record() const {
-    return storage::OpenTable{id_,           number_,       to_json(rules_).dump(), to_string(rules_.preset),
+    return storage::OpenTable{id_,           number_,       dump_text(to_json(rules_)), to_string(rules_.preset),
                               rules_.seats,  is_private_,   invite_,                turn_seconds_,
                               creator_,      wall_now()};
 }
@@ -99,6 +99,8 @@ Outcome<std::shared_ptr<Table>, std::string> Table::recover(Hub& hub, const stor
         x.seats_[s].level = parse_bot_level(stored.seats[s].level).value_or(BotLevel::basic);
     }
     x.seq_ = stored.last_seq;
+    // Who held a seat before the restart and left is not kept: the holders now are.
+    x.note_holders();
     if (stored.game > 0) {
         auto created = Game::create(x.rules_, stored.seed);
         if (!created) return "table " + t.id + ": " + created.error().message;
@@ -230,6 +232,7 @@ void Table::request(std::shared_ptr<Session> session, PlayerRef player, Request 
                                             "table \"" + self->id_ + "\" is closed"));
             return self->end_step();
         }
+        try {
         std::visit(
             [&](const auto& body) {
                 using T = std::decay_t<decltype(body)>;
@@ -244,8 +247,27 @@ void Table::request(std::shared_ptr<Session> session, PlayerRef player, Request 
                 else self->send(session, error_reply(r.id, request_type(r.body), "bad_message", "not a table request"));
             },
             r.body);
+        } catch (const std::exception& e) {
+            // A defect of ours: the request gets an answer, the log says why, the table plays on.
+            self->hub_.metrics.handler_exceptions.fetch_add(1, std::memory_order_relaxed);
+            spdlog::error("table {}: {} threw: {}", self->id_, request_type(r.body), e.what());
+            self->send(session, error_reply(r.id, request_type(r.body), "internal",
+                                            "the server failed to handle this request"));
+        }
         self->end_step();
     });
+}
+
+int Table::held_seat(const std::string& player) const {
+    for (const auto& [who, seat] : holders_)
+        if (who == player) return seat;
+    return -1;
+}
+
+void Table::note_holders() {
+    holders_.clear();
+    for (int i = 0; i < rules_.seats; ++i)
+        if (const SeatState& st = seats_[static_cast<std::size_t>(i)]; st.human()) holders_.emplace_back(st.player, i);
 }
 
 int Table::seat_of(const std::string& player) const {
@@ -294,6 +316,13 @@ void Table::on_sit(const std::shared_ptr<Session>& s, const PlayerRef& p, const 
         const bool bot_in_game = st.bot && game_ && !game_->over();
         if (!st.empty() && !bot_in_game)
             return send(s, error_reply(r.id, "sit", "seat_taken", "seat " + std::to_string(seat) + " is taken", "seat"));
+        // But not by one who has held another seat of this game: their snapshot
+        // would show a second hand (leave, sit in the bot seat, read it, go back).
+        if (const int held = held_seat(p->id); game_ && !game_->over() && held >= 0 && held != seat)
+            return send(s, error_reply(r.id, "sit", "seat_change_mid_game",
+                                       "you held seat " + std::to_string(held) +
+                                           " of this game: you may take that seat again, not another, until it ends",
+                                       "seat"));
     } else {
         for (int i = 0; i < rules_.seats && seat < 0; ++i)
             if (seats_[static_cast<std::size_t>(i)].empty()) seat = i;
@@ -301,6 +330,7 @@ void Table::on_sit(const std::shared_ptr<Session>& s, const PlayerRef& p, const 
     }
     SeatState& st = seats_[static_cast<std::size_t>(seat)];
     st = SeatState{};
+    if (game_ && !game_->over() && held_seat(p->id) < 0) holders_.emplace_back(p->id, seat);
     st.player = p->id;
     st.name = p->name;
     st.session = s;
@@ -507,7 +537,7 @@ void Table::send_snapshot(const std::shared_ptr<Session>& s, int seat) {
         const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(clock_deadline_ - Clock::now()).count();
         j["clock_ms_left"] = std::max<long long>(0, left);
     }
-    send(s, j.dump());
+    send(s, dump_text(j));
 }
 
 // --- the game ---------------------------------------------------------------
@@ -520,6 +550,7 @@ void Table::new_game() {
     ++game_number_;
     hub_.metrics.games_started.fetch_add(1, std::memory_order_relaxed);
     actions_.clear();
+    note_holders();
     hand_scored_sides_ = 0;
     json players = json::array();
     for (int i = 0; i < rules_.seats; ++i) {
@@ -530,7 +561,7 @@ void Table::new_game() {
         else
             players.push_back({{"player", st.player}, {"name", st.name}});
     }
-    store(storage::StartGame{id_, game_number_, seed, to_json(rules_).dump(), players.dump(), now_});
+    store(storage::StartGame{id_, game_number_, seed, dump_text(to_json(rules_)), dump_text(players), now_});
     reset_bots(seed);
     publish_table_event({{"type", "game_started"}, {"game", game_number_}, {"ruleset", to_json(rules_)}});
     const auto first = game_->start();
@@ -562,7 +593,7 @@ void Table::publish(std::span<const Event> events, std::optional<std::pair<Seat,
         if (cause->second.kind == ActionKind::play) hub_.metrics.card_plays.fetch_add(1, std::memory_order_relaxed);
         // Recovery replays the actions: the store keeps each on the first event it caused.
         if (events.empty()) throw std::logic_error("an action applied without an event");
-        stored_cause = storage::Cause{cause->first, to_json(cause->second).dump()};
+        stored_cause = storage::Cause{cause->first, dump_text(to_json(cause->second))};
         actions_.push_back(*cause);
     }
     for (const Event& e : events) {
@@ -570,7 +601,7 @@ void Table::publish(std::span<const Event> events, std::optional<std::pair<Seat,
         if (std::holds_alternative<HandStarted>(e)) history_.clear();  // a returning client older than this gets a snapshot
         Entry entry{++seq_, nullptr, {}};
         const json everyone = to_json(e, kSpectator);
-        const std::string body = everyone.dump();
+        const std::string body = dump_text(everyone);
         entry.everyone = share(envelope(id_, entry.seq, body));
         const bool secret = is_secret(e);
         if (secret) {
@@ -582,7 +613,7 @@ void Table::publish(std::span<const Event> events, std::optional<std::pair<Seat,
             }
         }
         // The store keeps everything, secret cards included; only the archive of a finished game shows them.
-        store(storage::AppendEvent{id_, entry.seq, game_number_, event_name(e), secret ? to_json(e).dump() : body, now_,
+        store(storage::AppendEvent{id_, entry.seq, game_number_, event_name(e), secret ? dump_text(to_json(e)) : body, now_,
                                    std::exchange(stored_cause, std::nullopt)});
         if (const auto* scored = std::get_if<HandScored>(&e)) {
             hand_scored_sides_ = 0;
@@ -598,7 +629,7 @@ void Table::publish(std::span<const Event> events, std::optional<std::pair<Seat,
 }
 
 void Table::publish_table_event(json event) {
-    const std::string body = event.dump();
+    const std::string body = dump_text(event);
     Entry entry{++seq_, share(envelope(id_, seq_, body)), {}};
     store(storage::AppendEvent{id_, entry.seq, game_number_, event["type"].get<std::string>(), body, now_, std::nullopt});
     deliver(entry);
@@ -636,7 +667,7 @@ void Table::prompt_seat(const std::shared_ptr<Session>& session, int seat) {
     } else {
         j["ms_left"] = nullptr;
     }
-    send(session, j.dump());
+    send(session, dump_text(j));
 }
 
 void Table::remember(Entry e) {
@@ -679,7 +710,7 @@ void Table::on_game_over(const GameOver& over, const std::string& over_json) {
         result["standings"] = standings;
         publish_table_event(std::move(standings));
     }
-    store(storage::FinishGame{id_, game_number_, result.dump(), now_});
+    store(storage::FinishGame{id_, game_number_, dump_text(result), now_});
     summary_changed();
 }
 

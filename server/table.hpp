@@ -169,6 +169,11 @@ private:
     std::optional<Game> game_;
     int game_number_ = 0;
     std::vector<std::pair<Seat, Action>> actions_;  // this game's, in order
+    // Who has held which seat during this game: a person who has seen one
+    // seat's hand may take no other seat of the same game (see on_sit).
+    std::vector<std::pair<std::string, int>> holders_;
+    int held_seat(const std::string& player) const;  // -1: none this game
+    void note_holders();
     Rng rng_;
     std::uint64_t seq_ = 0;
     std::deque<Entry> history_;

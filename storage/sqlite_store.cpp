@@ -1,5 +1,7 @@
 #include "storage/sqlite_store.hpp"
 
+#include <filesystem>
+
 #include <SQLiteCpp/SQLiteCpp.h>
 #include <cerrno>
 #include <cstring>
@@ -213,7 +215,7 @@ Outcome<std::unique_ptr<SqliteStore>, std::string> SqliteStore::open(const std::
             return "database " + path + ": cannot switch to WAL mode (is the file on a network file system?)";
         db.exec(options.sync_full ? "PRAGMA synchronous = FULL" : "PRAGMA synchronous = NORMAL");
         db.exec("PRAGMA wal_autocheckpoint = 0");  // the checkpointer thread does it
-        db.exec("PRAGMA journal_size_limit = 67108864");  // a restarted log is cut back to 64 MiB
+        db.exec("PRAGMA journal_size_limit = " + std::to_string(options.wal_limit_bytes));  // a restarted log is cut back
         db.exec("PRAGMA foreign_keys = ON");
         // The event and action indexes take inserts from every open table at once:
         // a larger page cache keeps their hot pages in memory instead of re-reading them.
@@ -284,6 +286,8 @@ void SqliteStore::run_writer() {
         bool given_up = false;
         for (int attempt = 1;; ++attempt) {
             try {
+                // Between two commits the checkpointer may hold the gate for a log restart.
+                std::lock_guard gate(commit_gate_);
                 writer_->commit(group);
                 break;
             } catch (const SQLite::Exception& e) {
@@ -335,7 +339,7 @@ void SqliteStore::run_checkpointer() {
         return;
     }
     std::unique_lock lock(mutex_);
-    while (!checkpoint_wake_.wait_for(lock, std::chrono::milliseconds(500), [&] { return stopping_; })) {
+    while (!checkpoint_wake_.wait_for(lock, std::chrono::milliseconds(options_.checkpoint_ms), [&] { return stopping_; })) {
         lock.unlock();
         checkpoint(db->getHandle());
         lock.lock();
@@ -343,29 +347,55 @@ void SqliteStore::run_checkpointer() {
 }
 
 void SqliteStore::checkpoint(sqlite3* db) {
+    // A connection that has never read has not opened the WAL: SQLite 3.40's
+    // checkpoint on it copies nothing, reports success and a log of -1 pages
+    // (so the log was never restarted and grew to gigabytes while the server
+    // ran). A read first opens it, and keeps it open for the next ones.
+    sqlite3_exec(db, "SELECT 1 FROM sqlite_schema LIMIT 1", nullptr, nullptr, nullptr);
     // A passive checkpoint copies what it can without stopping the writer. But
     // while the writer commits without a pause, a passive checkpoint never
     // catches up with the end of the log, the log is never restarted, and it
     // grows without bound (a gigabyte in 15 s of load, seen here). Once the log
-    // is over kRestartFrames, the checkpoint waits for a gap between commits,
-    // copies the little the passive pass left, and has the next commit start
-    // the log from its beginning.
-    constexpr int kRestartFrames = 8192;  // 32 MiB of 4 KiB pages
+    // is over wal_restart_pages, the checkpoint waits for a gap between
+    // commits, copies the little the passive pass left, and has the next
+    // commit start the log from its beginning (journal_size_limit then cuts
+    // the file back).
     int log = 0;
     int copied = 0;
     int rc = sqlite3_wal_checkpoint_v2(db, nullptr, SQLITE_CHECKPOINT_PASSIVE, &log, &copied);
-    if (rc == SQLITE_OK && log > kRestartFrames)
+    const bool restart = rc == SQLITE_OK && log > options_.wal_restart_pages;
+    if (restart) {
+        // The writer commits back to back under load: a RESTART that merely
+        // waits for a gap between commits was refused as busy almost every
+        // time, and the log grew anyway. Holding the commit gate makes the gap:
+        // the writer waits for the few pages the passive pass left.
+        std::lock_guard gate(commit_gate_);
         rc = sqlite3_wal_checkpoint_v2(db, nullptr, SQLITE_CHECKPOINT_RESTART, &log, &copied);
+    }
     if (rc != SQLITE_OK && rc != SQLITE_BUSY)
         spdlog::warn("database {}: checkpoint: {}", path_, sqlite3_errmsg(db));
+    spdlog::trace("database {}: checkpoint rc {} log {} copied {} restart {}", path_, rc, log, copied, restart);
     std::lock_guard lock(mutex_);
     ++stats_.checkpoints;
-    if (rc == SQLITE_OK && log > kRestartFrames) ++stats_.log_restarts;
+    if (restart && rc == SQLITE_OK) ++stats_.log_restarts;
+    if (rc == SQLITE_OK) {
+        stats_.last_checkpoint_log = log;
+        stats_.last_checkpoint_pages = copied;
+    }
 }
 
 Store::Stats SqliteStore::stats() const {
-    std::lock_guard lock(mutex_);
-    return stats_;
+    Stats out;
+    {
+        std::lock_guard lock(mutex_);
+        out = stats_;
+    }
+    std::error_code ec;
+    const auto wal = std::filesystem::file_size(path_ + "-wal", ec);
+    out.wal_bytes = ec ? 0 : static_cast<std::int64_t>(wal);
+    const auto main = std::filesystem::file_size(path_, ec);
+    out.database_bytes = ec ? 0 : static_cast<std::int64_t>(main);
+    return out;
 }
 
 // --- reads ----------------------------------------------------------------------
@@ -382,9 +412,22 @@ std::unique_ptr<SQLite::Database> SqliteStore::open_reader() {
 std::vector<StoredPlayer> SqliteStore::players() {
     std::lock_guard lock(reader_mutex_);
     std::vector<StoredPlayer> out;
-    SQLite::Statement q(writer_->db(), "SELECT id, token_hash, name FROM players");
+    SQLite::Statement q(writer_->db(),
+                        "SELECT id, token_hash, name FROM players WHERE id IN ("
+                        "SELECT s.player FROM seats s JOIN tables t ON t.id = s.table_id "
+                        "WHERE t.closed_ms IS NULL AND s.player <> '' "
+                        "UNION SELECT creator FROM tables WHERE closed_ms IS NULL)");
     while (q.executeStep()) out.push_back({q.getColumn(0).getString(), q.getColumn(1).getString(), q.getColumn(2).getString()});
     return out;
+}
+
+std::optional<StoredPlayer> SqliteStore::find_player(const std::string& token_hash) {
+    std::lock_guard lock(reader_mutex_);
+    if (!reader_) reader_ = open_reader();
+    SQLite::Statement q(*reader_, "SELECT id, token_hash, name FROM players WHERE token_hash = ?");
+    q.bind(1, token_hash);
+    if (!q.executeStep()) return std::nullopt;
+    return StoredPlayer{q.getColumn(0).getString(), q.getColumn(1).getString(), q.getColumn(2).getString()};
 }
 
 std::uint64_t SqliteStore::last_table_number() {

@@ -31,6 +31,9 @@ namespace sparts::storage {
 struct SqliteOptions {
     bool sync_full = false;
     int retry_ms = 1000;  // wait before retrying a failed commit
+    int wal_restart_pages = 8192;  // a log longer than this is restarted (RESTART checkpoint)
+    std::int64_t wal_limit_bytes = 64LL * 1024 * 1024;  // a restarted log is cut back to this (journal_size_limit)
+    int checkpoint_ms = 500;       // how often the checkpointer runs
 };
 
 class SqliteStore final : public Store {
@@ -42,6 +45,7 @@ public:
     bool flush(std::optional<std::chrono::milliseconds> limit = std::nullopt) override;
 
     std::vector<StoredPlayer> players() override;
+    std::optional<StoredPlayer> find_player(const std::string& token_hash) override;
     std::vector<OpenTableState> open_tables() override;
     std::uint64_t last_table_number() override;
 
@@ -81,6 +85,7 @@ private:
     std::uint64_t done_ = 0;
     Stats stats_;
 
+    std::mutex commit_gate_;  // held by the writer for each commit, by the checkpointer for a log restart
     std::mutex reader_mutex_;
     std::unique_ptr<SQLite::Database> reader_;
 };

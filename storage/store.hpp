@@ -28,8 +28,11 @@ public:
     // has passed (a disk that stays full); false in that case.
     virtual bool flush(std::optional<std::chrono::milliseconds> limit = std::nullopt) = 0;
 
-    // At start.
+    // At start: the players an open table names (seated there, or its
+    // creator). Others are read when they come back (find_player).
     virtual std::vector<StoredPlayer> players() = 0;
+    // A player by the SHA-256 of its token, or nothing. Any thread.
+    virtual std::optional<StoredPlayer> find_player(const std::string& token_hash) = 0;
     virtual std::vector<OpenTableState> open_tables() = 0;
     virtual std::uint64_t last_table_number() = 0;
 
@@ -45,6 +48,10 @@ public:
         std::uint64_t failed_commits = 0;
         std::uint64_t checkpoints = 0;
         std::uint64_t log_restarts = 0;  // checkpoints that had to wait for the writer to restart the log
+        std::int64_t wal_bytes = 0;              // the write-ahead log's size on disk now
+        std::int64_t last_checkpoint_log = 0;    // pages in the log at the last checkpoint
+        std::int64_t last_checkpoint_pages = 0;  // pages it copied into the database
+        std::int64_t database_bytes = 0;         // the database file's size on disk now
     };
     virtual Stats stats() const = 0;
 };

@@ -1,12 +1,14 @@
 #include "http_client.hpp"
 
 #include <boost/asio/connect.hpp>
+#include <boost/asio/write.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <cctype>
 #include <chrono>
+#include <cstdlib>
 
 namespace sparts::e2e {
 
@@ -20,9 +22,13 @@ struct HttpConnection::Impl {
     beast::flat_buffer buffer;
 };
 
-HttpConnection::HttpConnection(std::uint16_t port) : impl_(std::make_unique<Impl>()) {
-    net::ip::tcp::resolver resolver(impl_->io);
-    impl_->stream.connect(resolver.resolve("127.0.0.1", std::to_string(port)));
+HttpConnection::HttpConnection(std::uint16_t port, const std::string& source) : impl_(std::make_unique<Impl>()) {
+    auto& socket = impl_->stream.socket();
+    if (!source.empty()) {
+        socket.open(net::ip::tcp::v4());
+        socket.bind(net::ip::tcp::endpoint(net::ip::make_address(source), 0));
+    }
+    socket.connect(net::ip::tcp::endpoint(net::ip::address_v4::loopback(), port));
 }
 
 HttpConnection::~HttpConnection() {
@@ -30,9 +36,10 @@ HttpConnection::~HttpConnection() {
     impl_->stream.socket().shutdown(net::ip::tcp::socket::shutdown_both, ignored);
 }
 
-HttpReply HttpConnection::get(const std::string& target) {
+HttpReply HttpConnection::get(const std::string& target, const Headers& headers) {
     http::request<http::empty_body> req{http::verb::get, target, 11};
     req.set(http::field::host, "127.0.0.1");
+    for (const auto& [name, value] : headers) req.set(name, value);
     req.keep_alive(true);
     // Synchronous, with a deadline so that a server that never answers fails the test instead of hanging it.
     impl_->stream.expires_after(std::chrono::seconds(30));
@@ -52,9 +59,44 @@ HttpReply HttpConnection::get(const std::string& target) {
     return reply;
 }
 
-HttpReply http_get(std::uint16_t port, const std::string& target) {
-    HttpConnection connection(port);
-    return connection.get(target);
+HttpReply http_get(std::uint16_t port, const std::string& target, const Headers& headers, const std::string& source) {
+    HttpConnection connection(port, source);
+    return connection.get(target, headers);
+}
+
+std::string raw_http(std::uint16_t port, const std::string& bytes, std::chrono::milliseconds timeout) {
+    net::io_context io;
+    beast::tcp_stream stream(io);
+    stream.connect(net::ip::tcp::endpoint(net::ip::address_v4::loopback(), port));
+    stream.expires_after(timeout);
+    net::write(stream, net::buffer(bytes));
+    std::string out;
+    char chunk[4096];
+    for (;;) {
+        beast::error_code ec;
+        const std::size_t n = stream.read_some(net::buffer(chunk), ec);
+        out.append(chunk, n);
+        if (ec) break;
+        // One response is enough: stop once its body is complete.
+        const auto end = out.find("\r\n\r\n");
+        if (end == std::string::npos) continue;
+        const auto cl = out.find("Content-Length: ");
+        if (cl != std::string::npos && cl < end) {
+            const std::size_t length = std::stoul(out.substr(cl + 16));
+            if (out.size() >= end + 4 + length) break;
+        }
+    }
+    return out;
+}
+
+int raw_status(const std::string& response) {
+    if (response.rfind("HTTP/1.", 0) != 0 || response.size() < 12) return 0;
+    return std::atoi(response.substr(9, 3).c_str());
+}
+
+std::string raw_body(const std::string& response) {
+    const auto end = response.find("\r\n\r\n");
+    return end == std::string::npos ? std::string() : response.substr(end + 4);
 }
 
 std::string url_encode(const std::string& text) {

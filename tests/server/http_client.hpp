@@ -1,7 +1,10 @@
 // HTTP/1.1 GET against the server under test, for the end-to-end tests of
 // its HTTP side (/healthz, /readyz, /metrics, /api/...).
 #pragma once
+#include <chrono>
 #include <cstdint>
+#include <utility>
+#include <vector>
 #include <map>
 #include <memory>
 #include <string>
@@ -19,23 +22,40 @@ struct HttpReply {
     }
 };
 
+using Headers = std::vector<std::pair<std::string, std::string>>;
+
 // One GET on a connection of its own; throws if the connection fails.
-HttpReply http_get(std::uint16_t port, const std::string& target);
+// `source`: the local address to connect from ("127.0.0.7"; any of 127/8 is
+// this machine), for tests of per-address limits; empty: the system's choice.
+HttpReply http_get(std::uint16_t port, const std::string& target, const Headers& headers = {},
+                   const std::string& source = {});
 
 // A keep-alive connection: several GETs on one TCP connection (throws if it
 // cannot connect, or a request gets no answer within 30 s).
 class HttpConnection {
 public:
-    explicit HttpConnection(std::uint16_t port);
+    explicit HttpConnection(std::uint16_t port, const std::string& source = {});
     ~HttpConnection();
     HttpConnection(const HttpConnection&) = delete;
     HttpConnection& operator=(const HttpConnection&) = delete;
-    HttpReply get(const std::string& target);
+    HttpReply get(const std::string& target, const Headers& headers = {});
 
 private:
     struct Impl;
     std::unique_ptr<Impl> impl_;
 };
+
+// Sends `bytes` as they are on a connection of its own and returns what the
+// server sends back until it closes the connection or `timeout` passes: for
+// requests no well-behaved client library would send (raw bytes over 0x7f in
+// the target, say).
+std::string raw_http(std::uint16_t port, const std::string& bytes,
+                     std::chrono::milliseconds timeout = std::chrono::seconds(10));
+
+// The status code of a raw HTTP response ("HTTP/1.1 404 Not Found" -> 404), or 0.
+int raw_status(const std::string& response);
+// Its body (after the blank line).
+std::string raw_body(const std::string& response);
 
 // "a b/c" -> "a%20b%2Fc", for query strings.
 std::string url_encode(const std::string& text);

@@ -87,12 +87,24 @@ std::filesystem::path frame_log_path(std::string& label) {
 }  // namespace
 
 TestClient::TestClient(EventLoop& loop, std::uint16_t port, std::string label)
+    : TestClient(loop, port, std::move(label), Connect{}) {}
+
+TestClient::TestClient(EventLoop& loop, std::uint16_t port, std::string label, const Connect& how)
     : loop_(loop), label_(std::move(label)), impl_(std::make_unique<Impl>(loop.impl->io)) {
     log_.open(frame_log_path(label_), std::ios::trunc);
     const tcp::endpoint server(net::ip::address_v4::loopback(), port);
-    impl_->ws.next_layer().connect(server);
-    impl_->ws.next_layer().set_option(tcp::no_delay(true));
-    impl_->ws.handshake("127.0.0.1:" + std::to_string(port), "/ws");
+    auto& socket = impl_->ws.next_layer();
+    if (!how.source.empty()) {
+        socket.open(tcp::v4());
+        socket.bind(tcp::endpoint(net::ip::make_address(how.source), 0));
+    }
+    socket.connect(server);
+    socket.set_option(tcp::no_delay(true));
+    if (!how.headers.empty())
+        impl_->ws.set_option(websocket::stream_base::decorator([headers = how.headers](websocket::request_type& req) {
+            for (const auto& [name, value] : headers) req.set(name, value);
+        }));
+    impl_->ws.handshake("127.0.0.1:" + std::to_string(port), how.path);
     impl_->read(this);
 }
 

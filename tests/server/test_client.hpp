@@ -68,6 +68,13 @@ public:
     // Connects to ws://127.0.0.1:<port>/ws (throws if it cannot). `label`
     // names the frame log; a label used before in this process gets a suffix.
     TestClient(EventLoop& loop, std::uint16_t port, std::string label);
+    // The same, with more say in how it connects.
+    struct Connect {
+        std::string path = "/ws";  // the request target of the upgrade
+        std::string source;        // the local address to connect from (any of 127/8); empty: the system's
+        std::vector<std::pair<std::string, std::string>> headers;  // added to the upgrade request
+    };
+    TestClient(EventLoop& loop, std::uint16_t port, std::string label, const Connect& how);
     ~TestClient();
     TestClient(const TestClient&) = delete;
     TestClient& operator=(const TestClient&) = delete;

@@ -70,6 +70,11 @@ void apply_in_child(const ChildSetup& setup) {
         limit.rlim_cur = static_cast<rlim_t>(*setup.file_size_limit);
         if (::setrlimit(RLIMIT_FSIZE, &limit) != 0) ::_exit(126);
     }
+    if (setup.open_files_limit) {
+        rlimit limit{};
+        limit.rlim_cur = limit.rlim_max = static_cast<rlim_t>(*setup.open_files_limit);
+        if (::setrlimit(RLIMIT_NOFILE, &limit) != 0) ::_exit(126);
+    }
     if (setup.gid || setup.uid) {
         const gid_t gid = setup.gid.value_or(static_cast<gid_t>(setup.uid.value_or(kNobody)));
         if (::setgroups(0, nullptr) != 0 || ::setgid(gid) != 0) ::_exit(126);

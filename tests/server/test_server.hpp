@@ -34,6 +34,8 @@ struct ChildSetup {
     // RLIMIT_FSIZE (soft; the hard limit is left as it is): a write at or
     // past this offset of any file fails with EFBIG.
     std::optional<std::uint64_t> file_size_limit;
+    // RLIMIT_NOFILE, soft and hard: how many file descriptors the server may have open.
+    std::optional<std::uint64_t> open_files_limit;
     // SIGXFSZ ignored, so that a write over the file size limit fails
     // instead of killing the process.
     bool ignore_sigxfsz = false;

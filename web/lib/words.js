@@ -136,6 +136,11 @@ const ERROR_WORDS = {
   no_such_table: "That table is gone.",
   seats_not_full: "Every seat must be filled first.",
   too_many_tables: "You have too many open tables.",
+  too_many_tables_from_address: "Too many open tables from your network; finish one first.",
+  server_full: "The server is full; join a table or try again later.",
+  too_many_new_players: "Too many new players from your network; try again in a minute.",
+  seat_change_mid_game: "You held another seat in this game; you may only take that one back.",
+  internal: "The server failed to handle that; please try again.",
   disconnected: "Not connected to the server; reconnecting.",
   timeout: "The server did not answer in time.",
 };
