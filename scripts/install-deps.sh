@@ -8,6 +8,7 @@ set -euo pipefail
 packages=(
   g++ cmake ninja-build pkg-config
   libboost1.81-dev nlohmann-json3-dev libspdlog-dev libsqlitecpp-dev doctest-dev
+  libcli11-dev libssl-dev
 )
 # What only the tests need: the JSON Schema validator the protocol tests use, and
 # Debian's Chromium (with its driver) that the web client's browser tests drive.

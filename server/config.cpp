@@ -1,151 +1,186 @@
 #include "server/config.hpp"
 
+#include <CLI/CLI.hpp>
+
+#include <cctype>
 #include <charconv>
 #include <fstream>
 #include <functional>
-#include <limits>
+#include <ranges>
 
 namespace sparts::server {
 
 namespace {
 
+// One setting, listed once: its flag (without "--"; the environment variable
+// is SPARTS_ and the flag in upper case, '-' -> '_'), what it is for, how it
+// becomes a CLI11 option that reads into a Config (type and check), and how
+// describe() shows its value. The defaults are the Config's own initializers.
 struct Setting {
-    const char* flag;  // without "--"; the environment name is SPARTS_ + upper case, '-' -> '_'
+    const char* flag;
     const char* help;
-    std::function<std::string(Config&, const std::string&)> set;  // empty: fine, else the problem
+    std::function<CLI::Option*(CLI::App&, const std::string& name, const std::string& help, Config&)> add;
+    std::function<std::string(const Config&)> show;
 };
 
+// A whole number from lo to hi, in decimal. (CLI11's own conversion takes
+// 010 as octal and 0x10 as hex; a settings file meaning ten should get ten.)
+// The check rewrites the text as plain decimal for CLI11 to convert.
 template <class T>
-std::function<std::string(Config&, const std::string&)> number(T Config::*field, long long lo, long long hi) {
-    return [=](Config& c, const std::string& text) -> std::string {
-        long long n = 0;
-        const auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
-        if (ec != std::errc() || p != text.data() + text.size() || n < lo || n > hi)
-            return "expected a whole number from " + std::to_string(lo) + " to " + std::to_string(hi) + ", got \"" +
-                   text + "\"";
-        c.*field = static_cast<T>(n);
-        return {};
-    };
+Setting number(const char* flag, const char* help, T Config::*field, long long lo, long long hi) {
+    const CLI::Validator whole(
+        [lo, hi](std::string& text) -> std::string {
+            long long n = 0;
+            const auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
+            if (ec != std::errc() || p != text.data() + text.size() || n < lo || n > hi)
+                return "expected a whole number from " + std::to_string(lo) + " to " + std::to_string(hi) + ", got \"" +
+                       text + "\"";
+            text = std::to_string(n);
+            return {};
+        },
+        "");
+    const std::string type = "INT in [" + std::to_string(lo) + " - " + std::to_string(hi) + "]";
+    return {flag, help,
+            [=](CLI::App& app, const std::string& name, const std::string& text, Config& c) {
+                return app.add_option(name, c.*field, text)->check(whole)->type_name(type);
+            },
+            [=](const Config& c) { return std::to_string(c.*field); }};
 }
 
-std::function<std::string(Config&, const std::string&)> text(std::string Config::*field) {
-    return [=](Config& c, const std::string& value) -> std::string {
-        if (value.empty()) return "expected a value";
-        c.*field = value;
-        return {};
-    };
+Setting text(const char* flag, const char* help, std::string Config::*field) {
+    const CLI::Validator not_empty(
+        [](const std::string& value) { return value.empty() ? std::string("expected a value") : std::string(); }, "");
+    return {flag, help,
+            [=](CLI::App& app, const std::string& name, const std::string& text, Config& c) {
+                return app.add_option(name, c.*field, text)->check(not_empty)->type_name("TEXT");
+            },
+            [=](const Config& c) { return c.*field; }};
+}
+
+// One of `choices`, given to `set`. (CLI::IsMember would do, but says
+// "loud not in {trace,...}"; ours says what was expected as the numbers do.)
+Setting choice(const char* flag, const char* help, std::vector<std::string> choices,
+               std::function<void(Config&, const std::string&)> set, std::function<std::string(const Config&)> show) {
+    std::string type, expected;
+    for (std::size_t i = 0; i < choices.size(); ++i) {
+        type += (i == 0 ? "{" : ",") + choices[i];
+        expected += (i == 0 ? "" : i + 1 == choices.size() ? " or " : ", ") + choices[i];
+    }
+    type += "}";
+    const CLI::Validator one_of(
+        [choices, expected](const std::string& value) {
+            for (const std::string& ch : choices)
+                if (value == ch) return std::string();
+            return "expected " + expected + ", got \"" + value + "\"";
+        },
+        "");
+    return {flag, help,
+            [=](CLI::App& app, const std::string& name, const std::string& text, Config& c) {
+                return app
+                    .add_option_function<std::string>(
+                        name, [&c, set](const std::string& v) { set(c, v); }, text)
+                    ->check(one_of)
+                    ->type_name(type);
+            },
+            std::move(show)};
+}
+
+std::vector<std::string> comma_list(const std::string& text) {
+    std::vector<std::string> items;
+    for (const auto part : std::views::split(text, ',')) {
+        std::string item(part.begin(), part.end());
+        item.erase(0, item.find_first_not_of(" \t"));
+        item.erase(item.find_last_not_of(" \t") + 1);
+        if (!item.empty()) items.push_back(std::move(item));
+    }
+    return items;
 }
 
 const std::vector<Setting>& settings() {
+    using C = Config;
     static const std::vector<Setting> table = {
-        {"address", "address to listen on (default 127.0.0.1; 0.0.0.0 for every interface)", text(&Config::address)},
-        {"port", "port for HTTP and WebSocket (default 8080; 0: any free port, printed at start)",
-         number(&Config::port, 0, 65535)},
-        {"threads", "I/O threads (default 0: one per core)", number(&Config::threads, 0, 256)},
-        {"database", "SQLite database file (default sparts.db; none: keep nothing)", text(&Config::database)},
-        {"db-sync", "normal (default: survives a crash of the server) or full (survives power loss too)",
-         [](Config& c, const std::string& v) -> std::string {
-             if (v != "normal" && v != "full") return "expected normal or full, got \"" + v + "\"";
-             c.db_sync_full = v == "full";
-             return {};
-         }},
-        {"log-level", "trace, debug, info, warn, error or off (default info)",
-         [](Config& c, const std::string& v) -> std::string {
-             for (const char* l : {"trace", "debug", "info", "warn", "error", "off"})
-                 if (v == l) {
-                     c.log_level = v;
-                     return {};
-                 }
-             return "expected trace, debug, info, warn, error or off, got \"" + v + "\"";
-         }},
-        {"log-format", "text (default) or json (one JSON object a line)",
-         [](Config& c, const std::string& v) -> std::string {
-             if (v != "text" && v != "json") return "expected text or json, got \"" + v + "\"";
-             c.log_json = v == "json";
-             return {};
-         }},
-        {"max-frame-bytes", "largest WebSocket message accepted (default 16384)",
-         number(&Config::max_frame_bytes, 256, 16 * 1024 * 1024)},
-        {"messages-per-second", "messages a connection may send a second, burst twice that (default 20)",
-         number(&Config::messages_per_second, 1, 1000000)},
-        {"flood-close-after", "refused messages in a row before a flooding connection is closed (default 100)",
-         number(&Config::flood_close_after, 1, 1000000)},
-        {"write-queue-bytes", "bytes queued to one connection before it is closed as too slow (default 262144)",
-         number(&Config::write_queue_bytes, 4096, 1LL << 30)},
-        {"idle-timeout", "seconds without traffic or pong before a connection is closed (default 60)",
-         number(&Config::idle_timeout_seconds, 2, 86400)},
-        {"hello-timeout", "seconds a new connection has to say hello (default 10)",
-         number(&Config::hello_timeout_seconds, 1, 3600)},
-        {"tables-per-player", "open tables one player may have created (default 4)",
-         number(&Config::tables_per_player, 1, 100000)},
-        {"connections-per-address", "simultaneous connections from one IP address (default 64)",
-         number(&Config::connections_per_address, 1, 1000000)},
-        {"max-connections", "simultaneous connections in all (default 20000)",
-         number(&Config::max_connections, 1, 10000000)},
-        {"players-per-address-per-minute", "new players (hello without a token) one address may create a minute (default 30)",
-         number(&Config::players_per_address_per_minute, 1, 1000000)},
-        {"tables-per-address", "open tables created from one IP address (default 16)",
-         number(&Config::tables_per_address, 1, 1000000)},
-        {"max-tables", "open tables in all (default 5000)", number(&Config::max_tables, 1, 10000000)},
-        {"player-idle-seconds",
-         "seconds a player with no connection and no seat stays in memory; its token still works after (default 600)",
-         number(&Config::player_idle_seconds, 1, 86400 * 365)},
-        {"http-request-seconds", "seconds a plain HTTP request has to arrive whole (default 10)",
-         number(&Config::http_request_seconds, 1, 3600)},
-        {"archive-reads-per-minute", "archive and replay reads one IP address may make a minute (default 60)",
-         number(&Config::archive_reads_per_minute, 1, 1000000)},
-        {"archive-threads", "threads that read the archive, off the I/O threads (default 1)",
-         number(&Config::archive_threads, 1, 64)},
-        {"archive-cache-games", "finished games whose rendering is kept in memory (default 64)",
-         number(&Config::archive_cache_games, 0, 1000000)},
+        text("address", "address to listen on (0.0.0.0 for every interface)", &C::address),
+        number("port", "port for HTTP and WebSocket (0: any free port, printed at start)", &C::port, 0, 65535),
+        number("threads", "I/O threads (0: one per core)", &C::threads, 0, 256),
+        text("database", "SQLite database file (none: keep nothing)", &C::database),
+        choice(
+            "db-sync", "normal survives a crash of the server, full survives power loss too", {"normal", "full"},
+            [](C& c, const std::string& v) { c.db_sync_full = v == "full"; },
+            [](const C& c) { return std::string(c.db_sync_full ? "full" : "normal"); }),
+        number("wal-restart-pages", "WAL pages after which the checkpointer restarts the log", &C::wal_restart_pages,
+               16, 1 << 24),
+        number("wal-limit-bytes", "size a restarted WAL is cut back to", &C::wal_limit_bytes, 0, 1LL << 40),
+        choice(
+            "log-level", "the least severe messages logged", {"trace", "debug", "info", "warn", "error", "off"},
+            [](C& c, const std::string& v) { c.log_level = v; }, [](const C& c) { return c.log_level; }),
+        choice(
+            "log-format", "text, or json: one JSON object a line", {"text", "json"},
+            [](C& c, const std::string& v) { c.log_json = v == "json"; },
+            [](const C& c) { return std::string(c.log_json ? "json" : "text"); }),
+        number("max-frame-bytes", "largest WebSocket message accepted", &C::max_frame_bytes, 256, 16 * 1024 * 1024),
+        number("messages-per-second", "messages a connection may send a second, burst twice that",
+               &C::messages_per_second, 1, 1000000),
+        number("flood-close-after", "refused messages in a row before a flooding connection is closed",
+               &C::flood_close_after, 1, 1000000),
+        number("write-queue-bytes", "bytes queued to one connection before it is closed as too slow",
+               &C::write_queue_bytes, 4096, 1LL << 30),
+        number("idle-timeout", "seconds without traffic or pong before a connection is closed",
+               &C::idle_timeout_seconds, 2, 86400),
+        number("hello-timeout", "seconds a new connection has to say hello", &C::hello_timeout_seconds, 1, 3600),
+        number("tables-per-player", "open tables one player may have created", &C::tables_per_player, 1, 100000),
+        number("connections-per-address", "simultaneous connections from one IP address",
+               &C::connections_per_address, 1, 1000000),
+        number("max-connections", "simultaneous connections in all", &C::max_connections, 1, 10000000),
+        number("players-per-address-per-minute", "new players (hello without a token) one address may create a minute",
+               &C::players_per_address_per_minute, 1, 1000000),
+        number("tables-per-address", "open tables created from one IP address", &C::tables_per_address, 1, 1000000),
+        number("max-tables", "open tables in all", &C::max_tables, 1, 10000000),
+        number("player-idle-seconds",
+               "seconds a player with no connection and no seat stays in memory; its token still works after",
+               &C::player_idle_seconds, 1, 86400 * 365),
+        number("http-request-seconds", "seconds a plain HTTP request has to arrive whole", &C::http_request_seconds,
+               1, 3600),
+        number("archive-reads-per-minute", "archive and replay reads one IP address may make a minute",
+               &C::archive_reads_per_minute, 1, 1000000),
+        number("archive-threads", "threads that read the archive, off the I/O threads", &C::archive_threads, 1, 64),
+        number("archive-cache-games", "finished games whose rendering is kept in memory", &C::archive_cache_games, 0,
+               1000000),
         {"trusted-proxies",
-         "comma-separated addresses of reverse proxies whose X-Forwarded-For gives the client's address (default none)",
-         [](Config& c, const std::string& v) -> std::string {
-             c.trusted_proxies.clear();
-             std::size_t start = 0;
-             while (start <= v.size()) {
-                 const auto comma = v.find(',', start);
-                 std::string item = v.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-                 item.erase(0, item.find_first_not_of(' '));
-                 item.erase(item.find_last_not_of(' ') + 1);
-                 if (!item.empty()) c.trusted_proxies.push_back(item);
-                 if (comma == std::string::npos) break;
-                 start = comma + 1;
-             }
-             return {};
+         "comma-separated addresses of reverse proxies whose X-Forwarded-For gives the client's address",
+         [](CLI::App& app, const std::string& name, const std::string& text, Config& c) {
+             return app
+                 .add_option_function<std::string>(
+                     name, [&c](const std::string& v) { c.trusted_proxies = comma_list(v); }, text)
+                 ->type_name("LIST");
+         },
+         [](const C& c) {
+             std::string list;
+             for (const std::string& p : c.trusted_proxies) list += (list.empty() ? "" : ",") + p;
+             return list;
          }},
-        {"wal-restart-pages", "WAL pages after which the checkpointer restarts the log (default 8192)",
-         number(&Config::wal_restart_pages, 16, 1 << 24)},
-        {"wal-limit-bytes", "size a restarted WAL is cut back to (default 67108864)",
-         number(&Config::wal_limit_bytes, 0, 1LL << 40)},
-        {"turn-seconds", "default turn time limit of a new table, 0 for none (default 60)",
-         number(&Config::turn_seconds, 0, 3600)},
-        {"absent-after", "turns missed in a row before a seat is marked absent (default 3)",
-         number(&Config::absent_after_missed_turns, 1, 1000)},
-        {"table-grace", "seconds a table with no human connected stays open (default 120)",
-         number(&Config::table_grace_seconds, 0, 86400)},
-        {"bot-delay-ms", "milliseconds a bot or an absent seat waits before it plays (default 400)",
-         number(&Config::bot_delay_ms, 0, 60000)},
-        {"bot-budget-ms", "milliseconds a strong server bot may think a move, on the bot threads (default 50)",
-         number(&Config::bot_budget_ms, 1, 10000)},
-        {"absent-bot-level", "random, basic (default) or strong: the bot that plays a timed-out, absent or left seat",
-         [](Config& c, const std::string& v) -> std::string {
-             if (v != "random" && v != "basic" && v != "strong")
-                 return "expected random, basic or strong, got \"" + v + "\"";
-             c.absent_bot_level = v;
-             return {};
-         }},
-        {"shutdown-seconds", "at SIGTERM/SIGINT, seconds to wait for clients to close before exiting (default 10)",
-         number(&Config::shutdown_seconds, 0, 3600)},
-        {"history-events", "events kept per table for reconnecting clients (default 512)",
-         number(&Config::history_events, 16, 1000000)},
+        number("turn-seconds", "default turn time limit of a new table, 0 for none", &C::turn_seconds, 0, 3600),
+        number("absent-after", "turns missed in a row before a seat is marked absent", &C::absent_after_missed_turns,
+               1, 1000),
+        number("table-grace", "seconds a table with no human connected stays open", &C::table_grace_seconds, 0,
+               86400),
+        number("bot-delay-ms", "milliseconds a bot or an absent seat waits before it plays", &C::bot_delay_ms, 0,
+               60000),
+        number("bot-budget-ms", "milliseconds a strong server bot may think a move, on the bot threads",
+               &C::bot_budget_ms, 1, 10000),
+        choice(
+            "absent-bot-level", "the bot that plays a timed-out, absent or left seat", {"random", "basic", "strong"},
+            [](C& c, const std::string& v) { c.absent_bot_level = v; }, [](const C& c) { return c.absent_bot_level; }),
+        number("history-events", "events kept per table for reconnecting clients", &C::history_events, 16, 1000000),
+        number("shutdown-seconds", "at SIGTERM/SIGINT, seconds to wait for clients to close before exiting",
+               &C::shutdown_seconds, 0, 3600),
     };
     return table;
 }
 
-std::string env_name(const char* flag) {
+std::string env_name(std::string_view flag) {
     std::string name = "SPARTS_";
-    for (const char* p = flag; *p; ++p) name += *p == '-' ? '_' : static_cast<char>(std::toupper(*p));
+    for (const char ch : flag)
+        name += ch == '-' ? '_' : static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
     return name;
 }
 
@@ -155,22 +190,50 @@ const Setting* find(std::string_view flag) {
     return nullptr;
 }
 
-}  // namespace
-
-std::string usage() {
-    std::string u = "usage: sparts-server [--config FILE] [--flag value]...\n\n"
-                    "Serves HTTP and WebSocket (/ws) on one port. Every flag can also be set by\n"
-                    "the environment variable shown, or by a line 'flag = value' of the FILE\n"
-                    "named by --config (SPARTS_CONFIG); flags win over the environment, which\n"
-                    "wins over the file.\n\n";
-    for (const Setting& s : settings()) {
-        std::string line = std::string("  --") + s.flag + " (" + env_name(s.flag) + ")";
-        u += line + "\n      " + s.help + "\n";
+// CLI11's help, with each option's environment variable after its type and default.
+class Formatter : public CLI::Formatter {
+public:
+    std::string make_option_opts(const CLI::Option* opt) const override {
+        std::string opts = CLI::Formatter::make_option_opts(opt);
+        const std::string& name = opt->get_name();
+        if (name.rfind("--", 0) == 0 && name != "--help") opts += " (" + env_name(std::string_view(name).substr(2)) + ")";
+        return opts;
     }
-    return u;
+};
+
+// The server's App: an option per setting, each reading into `c`, and --config into `file`.
+void set_up(CLI::App& app, Config& c, std::string& file) {
+    app.name("sparts-server");
+    app.description("sparts-server: serves HTTP and WebSocket (/ws) on one port.");
+    app.footer(
+        "Every flag can also be set by the environment variable shown, or by a line\n"
+        "'flag = value' of the FILE named by --config (SPARTS_CONFIG); flags win over\n"
+        "the environment, which wins over the file.");
+    app.formatter(std::make_shared<Formatter>());
+    app.get_formatter()->column_width(44);
+    // The last of a flag given twice counts, as the environment's and the file's last do.
+    app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+    app.add_option("--config", file, "settings file: 'flag = value' lines, '#' comments")->type_name("FILE");
+    for (const Setting& s : settings())
+        s.add(app, std::string("--") + s.flag, s.help, c)->default_str(s.show(c));
 }
 
-namespace {
+// `value` for the setting `flag`, from the environment or the file, through
+// its option: converted and checked as the flag's would be. Empty, or the problem.
+std::string set(CLI::App& app, const std::string& flag, const std::string& value) {
+    CLI::Option* opt = app.get_option("--" + flag);
+    try {
+        opt->clear();
+        opt->add_result(value);
+        opt->run_callback();
+        return {};
+    } catch (const CLI::Error& e) {
+        // CLI11 names the option ("--port: ..."); the caller names the variable or the line instead.
+        std::string problem = e.what();
+        if (problem.rfind(opt->get_name() + ": ", 0) == 0) problem.erase(0, opt->get_name().size() + 2);
+        return problem;
+    }
+}
 
 std::string trim(std::string s) {
     const auto b = s.find_first_not_of(" \t\r");
@@ -178,8 +241,10 @@ std::string trim(std::string s) {
     return b == std::string::npos ? std::string() : s.substr(b, e - b + 1);
 }
 
-// `name = value` lines; '#' starts a comment.
-std::string read_file(Config& c, const std::string& path) {
+// `name = value` lines; '#' starts a comment. Our own few lines rather than
+// CLI11's config reader, which names no line in its errors, reads "a b" as a
+// list of two and a bare name as "true", and puts the file over the environment.
+std::string read_file(CLI::App& app, const std::string& path) {
     std::ifstream in(path);
     if (!in) return "--config: cannot read " + path;
     std::string line;
@@ -191,75 +256,78 @@ std::string read_file(Config& c, const std::string& path) {
         const std::string where = path + ":" + std::to_string(n) + ": ";
         if (eq == std::string::npos) return where + "expected name = value";
         const std::string name = trim(line.substr(0, eq));
-        const Setting* s = find(name);
-        if (!s) return where + "unknown setting \"" + name + "\"";
-        if (std::string problem = s->set(c, trim(line.substr(eq + 1))); !problem.empty()) return where + name + ": " + problem;
+        if (!find(name)) return where + "unknown setting \"" + name + "\"";
+        if (std::string problem = set(app, name, trim(line.substr(eq + 1))); !problem.empty())
+            return where + name + ": " + problem;
     }
     return {};
 }
 
+// The flags, through CLI11. Empty, or what is wrong (with the usage where a
+// flag is unknown); --help gives the usage.
+std::string parse_flags(CLI::App& app, const std::vector<std::string>& args) {
+    try {
+        app.parse(std::vector<std::string>(args.rbegin(), args.rend()));  // CLI11 takes them last first
+        return {};
+    } catch (const CLI::CallForHelp&) {
+        return app.help();
+    } catch (const CLI::ExtrasError&) {
+        std::string extra = app.remaining().empty() ? std::string() : app.remaining().front();
+        if (extra.rfind("-", 0) != 0) return "unexpected argument \"" + extra + "\"\n\n" + app.help();
+        return "unknown flag \"" + extra.substr(0, extra.find('=')) + "\"\n\n" + app.help();
+    } catch (const CLI::ArgumentMismatch& e) {
+        // "--port: 1 required INT in [0 - 65535] missing": the flag ends the arguments or another flag follows it.
+        const std::string what = e.what();
+        return what.substr(0, what.find(':')) + ": expected a value";
+    } catch (const CLI::ParseError& e) {
+        return e.what();  // CLI11's, naming the flag: "--port: expected a whole number from 0 to 65535, got ..."
+    }
+}
+
 }  // namespace
+
+std::string usage() {
+    Config c;
+    std::string file;
+    CLI::App app;
+    set_up(app, c, file);
+    return app.help();
+}
 
 std::string describe(const Config& c) {
     std::string out;
-    out += "address = " + c.address + ", port = " + std::to_string(c.port) + ", threads = " + std::to_string(c.threads) +
-           ", database = " + c.database + ", db-sync = " + (c.db_sync_full ? "full" : "normal") +
-           ", max-frame-bytes = " + std::to_string(c.max_frame_bytes) +
-           ", messages-per-second = " + std::to_string(c.messages_per_second) +
-           ", write-queue-bytes = " + std::to_string(c.write_queue_bytes) +
-           ", idle-timeout = " + std::to_string(c.idle_timeout_seconds) +
-           ", tables-per-player = " + std::to_string(c.tables_per_player) +
-           ", connections-per-address = " + std::to_string(c.connections_per_address) +
-           ", turn-seconds = " + std::to_string(c.turn_seconds) + ", table-grace = " + std::to_string(c.table_grace_seconds) +
-           ", bot-budget-ms = " + std::to_string(c.bot_budget_ms) + ", absent-bot-level = " + c.absent_bot_level;
+    for (const Setting& s : settings()) {
+        std::string value = s.show(c);
+        out += (out.empty() ? "" : ", ") + std::string(s.flag) + " = " + (value.empty() ? "none" : value);
+    }
     return out;
 }
 
 Outcome<Config, std::string> read_config(const std::vector<std::string>& args, const std::vector<std::string>& env) {
     Config c;
-    // The file first, wherever it is named: the environment and the flags go over it.
     std::string file;
-    for (const std::string& kv : env)
-        if (kv.rfind("SPARTS_CONFIG=", 0) == 0) file = kv.substr(14);
-    for (std::size_t i = 0; i < args.size(); ++i) {
-        if (args[i] == "--config" && i + 1 < args.size()) file = args[i + 1];
-        else if (args[i].rfind("--config=", 0) == 0) file = args[i].substr(9);
-    }
+    CLI::App app;
+    set_up(app, c, file);
+    // The flags first, for --help, their mistakes and --config. Then the file,
+    // the environment over it and the flags again over both: each value goes
+    // through its setting's option, converted and checked as a flag's would
+    // be, and overwrites what came before it.
+    if (std::string problem = parse_flags(app, args); !problem.empty()) return problem;
+    if (app.get_option("--config")->count() == 0)
+        for (const std::string& kv : env)
+            if (kv.rfind("SPARTS_CONFIG=", 0) == 0) file = kv.substr(14);
     if (!file.empty())
-        if (std::string problem = read_file(c, file); !problem.empty()) return problem;
+        if (std::string problem = read_file(app, file); !problem.empty()) return problem;
     for (const std::string& kv : env) {
         const auto eq = kv.find('=');
         if (eq == std::string::npos || kv.rfind("SPARTS_", 0) != 0) continue;
         const std::string name = kv.substr(0, eq);
-        for (const Setting& s : settings()) {
-            if (env_name(s.flag) != name) continue;
-            if (std::string problem = s.set(c, kv.substr(eq + 1)); !problem.empty())
-                return name + ": " + problem;
-        }
+        for (const Setting& s : settings())
+            if (env_name(s.flag) == name)
+                if (std::string problem = set(app, s.flag, kv.substr(eq + 1)); !problem.empty())
+                    return name + ": " + problem;
     }
-    for (std::size_t i = 0; i < args.size(); ++i) {
-        std::string arg = args[i];
-        if (arg == "--help" || arg == "-h") return usage();
-        if (arg.rfind("--", 0) != 0) return "unexpected argument \"" + arg + "\"\n\n" + usage();
-        std::string value;
-        bool has_value = false;
-        if (const auto eq = arg.find('='); eq != std::string::npos) {
-            value = arg.substr(eq + 1);
-            arg = arg.substr(0, eq);
-            has_value = true;
-        }
-        if (arg == "--config") {
-            if (!has_value) ++i;
-            continue;
-        }
-        const Setting* s = find(std::string_view(arg).substr(2));
-        if (!s) return "unknown flag \"" + arg + "\"\n\n" + usage();
-        if (!has_value) {
-            if (i + 1 >= args.size()) return arg + ": expected a value";
-            value = args[++i];
-        }
-        if (std::string problem = s->set(c, value); !problem.empty()) return arg + ": " + problem;
-    }
+    if (std::string problem = parse_flags(app, args); !problem.empty()) return problem;  // read well the first time
     return c;
 }
 

@@ -18,6 +18,7 @@ int main(int argc, char** argv) {
     if (!config) {
         const bool help = !args.empty() && (args[0] == "--help" || args[0] == "-h");
         (help ? std::cout : std::cerr) << config.error();
+        if (!config.error().ends_with('\n')) (help ? std::cout : std::cerr) << '\n';
         return help ? 0 : 2;
     }
     sparts::server::setup_logging(config->log_level, config->log_json);

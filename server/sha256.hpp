@@ -1,7 +1,6 @@
 // SHA-256 (FIPS 180-4), for keeping only the hash of each player token: a
-// leaked player table then gives nobody a token. Small enough to own rather
-// than pull in a crypto library for one function; tested against the NIST
-// vectors in tests/server/sha256_test.cpp.
+// leaked player table then gives nobody a token. OpenSSL's libcrypto computes
+// it (EVP_Digest); tests/server/sha256_test.cpp checks the NIST vectors.
 #pragma once
 #include <array>
 #include <cstdint>
