@@ -42,11 +42,13 @@ std::optional<std::string> url_decode(std::string_view s) {
     return out;
 }
 
-// A table id as the server makes them ("t" and digits); anything else is no table.
+// What may be a table id: 1 to 32 letters, digits, '-' or '_' (the server makes "t" and digits).
+// Anything else is no table, and is never echoed or looked up.
 bool table_id(std::string_view s) {
-    if (s.size() < 2 || s.size() > 32 || s[0] != 't') return false;
-    for (char c : s.substr(1))
-        if (c < '0' || c > '9') return false;
+    if (s.empty() || s.size() > 32) return false;
+    for (char c : s)
+        if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '-' || c == '_'))
+            return false;
     return true;
 }
 

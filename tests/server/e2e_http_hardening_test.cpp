@@ -164,6 +164,38 @@ TEST_CASE("e2e: out of file descriptors with requests that never finish, the ser
     CHECK(server.running());
 }
 
+TEST_CASE("e2e: when accept itself fails for want of descriptors, the server backs off and logs it once in a while") {
+    // 64 descriptors: the database, the log and the refusals in flight leave too few for a flood of 200,
+    // so accept fails with EMFILE; each failure used to be retried at once and logged.
+    ChildSetup setup;
+    setup.open_files_limit = 64;
+    TestServer server({"--http-request-seconds", "2", "--connections-per-address", "1000"}, setup);
+    const auto port = server.port();
+    const double cpu_before = cpu_seconds(server.pid());
+    const auto started = std::chrono::steady_clock::now();
+    std::vector<int> fds;
+    for (int i = 0; i < 200; ++i)
+        if (const int fd = half_sent_request(port, "127.0.0." + std::to_string(40 + i % 5)); fd >= 0) fds.push_back(fd);
+    std::this_thread::sleep_for(std::chrono::seconds(3));
+    const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    const double cpu = cpu_seconds(server.pid()) - cpu_before;
+    CHECK_MESSAGE(cpu < 0.5 * elapsed, "CPU " << cpu << " s in " << elapsed << " s");
+    for (int fd : fds) ::close(fd);
+    // Once the flood goes, the server answers again.
+    bool healthy = false;
+    while (!healthy && std::chrono::steady_clock::now() - started < std::chrono::seconds(30)) {
+        try {
+            healthy = http_get(port, "/metrics").status == 200;
+        } catch (const std::exception&) {
+        }
+        if (!healthy) std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    }
+    CHECK(healthy);
+    CHECK(metric(port, "sparts_accept_errors_total") > 0);
+    CHECK(count_lines(server.output()) < 50);
+    CHECK(server.output().find("accept:") != std::string::npos);
+}
+
 TEST_CASE("e2e: a plain HTTP request that trickles in is cut off at the request deadline") {
     TestServer server({"--http-request-seconds", "1"});
     const int fd = half_sent_request(server.port(), "127.0.0.3");
@@ -247,6 +279,35 @@ TEST_CASE("e2e: X-Forwarded-For is believed from a trusted proxy only") {
     CHECK(c.request({{"type", "replay"}, {"table", "t1"}, {"game", 1}}).at("code") == "no_such_game");
     CHECK(c.request({{"type", "replay"}, {"table", "t1"}, {"game", 1}}).at("code") == "no_such_game");
     CHECK(c.request({{"type", "replay"}, {"table", "t1"}, {"game", 1}}).at("code") == "rate_limited");
+}
+
+TEST_CASE("e2e: a finished game's pages and replays are served from the cache the second time, the same") {
+    TestServer server({"--bot-delay-ms", "0", "--messages-per-second", "100000"});
+    const auto port = server.port();
+    EventLoop loop;
+    TestClient human(loop, port, "cache-human");
+    human.hello("human");
+    const std::string table =
+        human.request_ok(create_table("spartsel", {{"seats", 2}, {"hands", 1}})).at("table").get<std::string>();
+    human.request_ok({{"type", "sit"}, {"table", table}});
+    human.request_ok({{"type", "add_bot"}, {"table", table}});
+    Bot me(human, table, 0, 3);
+    human.request_ok({{"type", "start"}, {"table", table}});
+    run_until(loop, {&me}, [&] { return me.games_over == 1; }, "game over");
+    const std::string page = "/api/games/" + table + "/1";
+    // The game is listed once its end is committed; wait for that.
+    for (int i = 0; i < 100 && http_get(port, page).status != 200; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    const double hits_before = metric(port, "sparts_archive_cache_hits_total");
+    const HttpReply first = http_get(port, page);
+    const HttpReply second = http_get(port, page);
+    REQUIRE(first.status == 200);
+    CHECK(second.body == first.body);
+    CHECK(http_get(port, page + "/record").body == http_get(port, page + "/record").body);
+    CHECK(metric(port, "sparts_archive_cache_hits_total") >= hits_before + 2);
+    const double before_replays = metric(port, "sparts_archive_cache_hits_total");
+    for (int i = 0; i < 2; ++i)
+        CHECK(human.request({{"type", "replay"}, {"table", table}, {"game", 1}, {"speed", 0}}).value("type", "") == "ok");
+    CHECK(metric(port, "sparts_archive_cache_hits_total") >= before_replays + 1);
 }
 
 TEST_CASE("e2e: a WebSocket upgrade on /ws with a query string is served, not a 404") {

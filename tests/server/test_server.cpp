@@ -96,8 +96,12 @@ TestServer::TestServer(std::vector<std::string> flags, ChildSetup setup) {
     std::filesystem::remove_all(dir_);
     std::filesystem::create_directories(dir_);
 
+    // Every test comes from 127.0.0.1: the per-address limits on creation and archive reads
+    // are lifted unless a test sets them (its flags come after these, and the last one wins).
     std::vector<std::string> args = {SPARTS_SERVER,          "--port",      "0", "--database",
-                                     (dir_ / "sparts.db").string(), "--log-level", "warn"};
+                                     (dir_ / "sparts.db").string(), "--log-level", "warn",
+                                     "--players-per-address-per-minute", "1000000", "--tables-per-address", "1000000",
+                                     "--archive-reads-per-minute", "1000000"};
     args.insert(args.end(), flags.begin(), flags.end());
     // To see what the server says while a test runs: E2E_SERVER_LOG_LEVEL=debug (the last flag wins).
     if (const char* level = std::getenv("E2E_SERVER_LOG_LEVEL")) {

@@ -1,7 +1,8 @@
 // The real sparts-server, started as a child process for one end-to-end test.
 //
-// It listens on a free port (--port 0) with its own scratch database and
-// --log-level warn; the constructor waits for the line it prints once it
+// It listens on a free port (--port 0) with its own scratch database,
+// --log-level warn and the per-address limits on new players, tables and
+// archive reads lifted (every test connects from 127.0.0.1); the constructor waits for the line it prints once it
 // listens ("listening on 127.0.0.1:<port>") and throws if it exits or stays
 // silent instead. The destructor stops it: SIGTERM, then SIGKILL if it has
 // not exited after a while. The child is also killed if the test process dies

@@ -77,9 +77,10 @@ TEST_CASE("every earlier schema version migrates to the latest, keeping its data
             raw.exec("INSERT INTO players (id, token_hash, name, created_ms) VALUES ('p9', 'h9', 'Old', 1)");
         }
         auto store = must_open(db.path());
-        const auto players = store->players();
-        REQUIRE(players.size() == 1);
-        CHECK(players[0].name == "Old");
+        const auto player = store->find_player("h9");
+        REQUIRE(player);
+        CHECK(player->name == "Old");
+        CHECK(player->id == "p9");
         store.reset();
         CHECK(schema_version(db.path()) == latest_schema_version());
     }
@@ -158,6 +159,27 @@ TEST_CASE("a read-only database is refused") {
     std::filesystem::permissions(db.path(), std::filesystem::perms::owner_all);
     REQUIRE_FALSE(r);
     CHECK(r.error().find("read-only") != std::string::npos);
+}
+
+TEST_CASE("at start only the players open tables name are read; any other is found by its token's hash") {
+    TempDatabase db("players");
+    {
+        auto store = must_open(db.path());
+        commit(*store, {PutPlayer{"p1", "hash1", "Ann", 1}, PutPlayer{"p2", "hash2", "Bob", 1},
+                        PutPlayer{"p3", "hash3", "Cat", 1}});
+        commit(*store, a_table("t1", 1));  // p1 holds seat 0
+        commit(*store, {CloseTable{"t1", "over", 2}});
+        commit(*store, a_table("t2", 2));
+    }
+    auto store = must_open(db.path());
+    const auto players = store->players();
+    REQUIRE(players.size() == 1);  // p1, seated at the open t2; nobody else
+    CHECK(players[0].id == "p1");
+    const auto bob = store->find_player("hash2");
+    REQUIRE(bob);
+    CHECK(bob->id == "p2");
+    CHECK(bob->name == "Bob");
+    CHECK_FALSE(store->find_player("no such hash"));
 }
 
 TEST_CASE("open tables come back after a restart with their seats, game and actions") {
