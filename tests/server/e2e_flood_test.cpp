@@ -91,7 +91,7 @@ TEST_CASE("e2e: open tables per address and in all are limited, each with its ow
 }
 
 TEST_CASE("e2e: after a flood of players and tables, closed tables and idle players are freed and memory comes "
-          "back; a freed player's token still works") {
+          "back, and a freed player's token still works") {
     // Tables with nobody seated close after the grace period: long enough that the flood's tables are
     // all open at its peak, short enough for a test.
     TestServer server({"--players-per-address-per-minute", "100000", "--tables-per-address", "100000",

@@ -161,7 +161,7 @@ TEST_CASE("a read-only database is refused") {
     CHECK(r.error().find("read-only") != std::string::npos);
 }
 
-TEST_CASE("at start only the players open tables name are read; any other is found by its token's hash") {
+TEST_CASE("at start only the players open tables name are read, and any other is found by its token's hash") {
     TempDatabase db("players");
     {
         auto store = must_open(db.path());

@@ -399,7 +399,7 @@ class Server:
     def __init__(self, binary, folder, extra_flags):
         self.database = os.path.join(folder, "soak.db")
         self.log_path = os.path.join(folder, "server.log")
-        self.command = [binary, "--port", "0", "--database", self.database, "--log-level", "warn",
+        self.command = [os.path.abspath(binary), "--port", "0", "--database", self.database, "--log-level", "warn",
                         *GENEROUS_LIMITS, *extra_flags]
         with open(self.log_path, "wb") as log:
             self.process = subprocess.Popen(self.command, stdout=log, stderr=subprocess.STDOUT,
@@ -464,7 +464,7 @@ class Server:
 
 def start_load(binary, port, out_path, flags):
     out = open(out_path, "wb")
-    process = subprocess.Popen([binary, "--host", HOST, "--port", str(port), *flags],
+    process = subprocess.Popen([os.path.abspath(binary), "--host", HOST, "--port", str(port), *flags],
                                stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
     out.close()
     return process
@@ -523,7 +523,7 @@ TABLE_HEADER = f"{'min':>4} {'RSS MiB':>8} {'WAL MiB':>8} {'fds':>6} {'conns':>6
 def format_row(sample):
     return (f"{sample.minute:>4} {sample.rss / MIB:>8.1f} {sample.wal / MIB:>8.1f} {sample.fds:>6} "
             f"{format_count(sample.connections):>6} {format_p99(sample.p99):>7} "
-            f"{format_count(sample.plays):>10} {format_count(sample.exceptions):>10}")
+            f"{format_count(sample.plays) if sample.minute else '-':>10} {format_count(sample.exceptions):>10}")
 
 
 # --------------------------------------------------------------------------
@@ -619,7 +619,7 @@ class Soak:
         """(second of the minute, name, activity, whether it runs in minute m)."""
         every = max(1, self.options.storm_every)
         return [
-            (1, "slow-readers", self.slow_readers, lambda m: True),
+            (1, "slow-readers", self.slow_readers, lambda m: m >= 1),  # once every table plays
             (3, "slowloris", self.slowloris, lambda m: True),
             (5, "storm", self.reconnect_storm, lambda m: m % every == every - 1),
             (20, "ws-floods", self.websocket_floods, lambda m: True),
@@ -630,7 +630,7 @@ class Soak:
         options = self.options
         self.say(f"server pid {self.server.pid} on port {self.port}, database {self.server.database}")
         self.say(f"server command: {' '.join(self.server.command)}")
-        self.samples.append(self.take_sample(0))  # before any load: minute 0
+        self.take_sample(0)  # before any load: minute 0
         load_seconds = options.minutes * 60
         self.main_load = start_load(options.load, self.port, os.path.join(self.folder, "load.out"), [
             "--tables", str(options.tables), "--think-ms", str(options.think_ms),
