@@ -160,7 +160,7 @@ void HttpSession::upgrade(Request req, const std::string& client) {
     Ticket ticket = std::move(ticket_);
     // Through a trusted proxy the connection was counted in the total only:
     // the WebSocket counts against the client's own address.
-    if (ticket.admitted() && is_trusted_proxy(peer_, hub_.trusted_proxies) && client != peer_) {
+    if (ticket.admitted() && hub_.trusted_proxies.trusts(peer_) && client != address_key(peer_)) {
         ticket = hub_.connections.admit(client);
         if (!ticket) {
             hub_.metrics.refused_connections.fetch_add(1, std::memory_order_relaxed);

@@ -25,7 +25,7 @@ public:
     using Request = boost::beast::http::request<boost::beast::http::string_body>;
     using Response = boost::beast::http::response<boost::beast::http::string_body>;
 
-    // `peer` is the peer's address key; `ticket` its place in the connection
+    // `peer` is the peer's address (text); `ticket` its place in the connection
     // counts, or a refusal (ticket.admitted() false).
     HttpSession(boost::asio::ip::tcp::socket&& socket, Hub& hub, std::string peer, Ticket ticket);
     ~HttpSession();

@@ -8,6 +8,7 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/thread_pool.hpp>
 #include "server/address_rate.hpp"
+#include "server/client_address.hpp"
 #include "server/config.hpp"
 #include "server/connection_limits.hpp"
 #include "server/metrics.hpp"
@@ -42,7 +43,7 @@ struct Hub {
     Metrics& metrics;
     AddressRate& new_players;    // players_per_address_per_minute
     AddressRate& archive_reads;  // archive_reads_per_minute
-    std::vector<std::string> trusted_proxies;  // their address keys (client_address.hpp)
+    TrustedProxies trusted_proxies;  // whose X-Forwarded-For is believed (client_address.hpp)
     storage::Store* store = nullptr;  // null: nothing is kept (--database none)
     std::atomic<bool> stopping{false};
 };

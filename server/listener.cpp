@@ -43,18 +43,19 @@ void Listener::on_accept(boost::system::error_code ec, tcp::socket socket) {
     boost::system::error_code peer_ec;
     const auto peer = socket.remote_endpoint(peer_ec);
     if (!peer_ec) {
-        const std::string key = address_key(peer.address().to_string());
+        const std::string address = peer.address().to_string();
+        const std::string key = address_key(address);
         // A trusted proxy's connection counts in the total only: its clients are told apart by X-Forwarded-For.
-        const bool proxy = is_trusted_proxy(key, hub_.trusted_proxies);
+        const bool proxy = hub_.trusted_proxies.trusts(address);
         Ticket ticket = hub_.stopping ? Ticket{} : hub_.connections.admit(proxy ? std::string() : key);
         if (ticket) {
-            std::make_shared<HttpSession>(std::move(socket), hub_, key, std::move(ticket))->run();
+            std::make_shared<HttpSession>(std::move(socket), hub_, address, std::move(ticket))->run();
         } else {
             hub_.metrics.refused_connections.fetch_add(1, std::memory_order_relaxed);
             // Refused with a word (503, or WebSocket close 4003) while few refusals are in
             // flight; past that, the connection is simply closed.
             if (Ticket refusal = hub_.connections.refusal())
-                std::make_shared<HttpSession>(std::move(socket), hub_, key, std::move(refusal))->run();
+                std::make_shared<HttpSession>(std::move(socket), hub_, address, std::move(refusal))->run();
         }
     }
     do_accept();

@@ -32,7 +32,7 @@ Server::Server(Config config)
            connections_, sessions_, metrics_, new_players_, archive_reads_, {}},
       signals_(io_, SIGINT, SIGTERM) {
     lobby_.attach(hub_);
-    for (const std::string& p : config_.trusted_proxies) hub_.trusted_proxies.push_back(address_key(p));
+    hub_.trusted_proxies = TrustedProxies(config_.trusted_proxies);
 }
 
 Server::~Server() = default;
@@ -73,6 +73,8 @@ std::uint16_t Server::start() {
         archive_.attach(store_.get());
         restore();
     }
+    if (const auto bad = TrustedProxies::check(config_.trusted_proxies))
+        throw std::runtime_error("--trusted-proxies: \"" + *bad + "\" is neither an IP address nor a network like 10.0.0.0/8");
     boost::system::error_code bad_address;
     const auto address = net::ip::make_address(config_.address, bad_address);
     if (bad_address)

@@ -259,7 +259,8 @@ TEST_CASE("e2e: archive reads are limited per address, over HTTP and replay, wit
 }
 
 TEST_CASE("e2e: X-Forwarded-For is believed from a trusted proxy only") {
-    TestServer server({"--archive-reads-per-minute", "2", "--trusted-proxies", "127.0.0.20"});
+    // 127.0.0.20 by address; the proxies of 127.0.1.0/24 by network.
+    TestServer server({"--archive-reads-per-minute", "2", "--trusted-proxies", "127.0.0.20, 127.0.1.0/24"});
     const auto port = server.port();
     // From an untrusted peer the header is ignored: a client cannot pick a fresh address for each request.
     for (int i = 0; i < 2; ++i)
@@ -272,6 +273,10 @@ TEST_CASE("e2e: X-Forwarded-For is believed from a trusted proxy only") {
     CHECK(http_get(port, "/api/games", {{"X-Forwarded-For", "10.1.1.2"}}, "127.0.0.20").status == 200);
     // What the client put further left is its own say: only the entry the proxy appended counts.
     CHECK(http_get(port, "/api/games", {{"X-Forwarded-For", "1.2.3.4, 10.1.1.1"}}, "127.0.0.20").status == 429);
+    // A chain of trusted proxies (one of the network in front of the other): the first address not a proxy.
+    CHECK(http_get(port, "/api/games", {{"X-Forwarded-For", "10.1.1.4, 127.0.1.9"}}, "127.0.0.20").status == 200);
+    CHECK(http_get(port, "/api/games", {{"X-Forwarded-For", "10.1.1.4"}}, "127.0.1.7").status == 200);
+    CHECK(http_get(port, "/api/games", {{"X-Forwarded-For", "10.1.1.4"}}, "127.0.1.8").status == 429);
     // A WebSocket through the proxy counts against the client's address.
     EventLoop loop;
     TestClient c(loop, port, "proxy-ws", {.path = "/ws", .source = "127.0.0.20", .headers = {{"X-Forwarded-For", "10.1.1.3"}}});
@@ -308,6 +313,12 @@ TEST_CASE("e2e: a finished game's pages and replays are served from the cache th
     for (int i = 0; i < 2; ++i)
         CHECK(human.request({{"type", "replay"}, {"table", table}, {"game", 1}, {"speed", 0}}).value("type", "") == "ok");
     CHECK(metric(port, "sparts_archive_cache_hits_total") >= before_replays + 1);
+}
+
+TEST_CASE("e2e: a trusted proxy that is neither an address nor a network is refused at start") {
+    const ServerRun run = run_server({SPARTS_SERVER, "--port", "0", "--database", "none", "--trusted-proxies", "nginx"});
+    CHECK(run.status == 1);
+    CHECK(run.err.find("--trusted-proxies") != std::string::npos);
 }
 
 TEST_CASE("e2e: a WebSocket upgrade on /ws with a query string is served, not a 404") {

@@ -501,6 +501,14 @@ class Sample:
         return self.metrics.get("sparts_connections")
 
     @property
+    def tables(self):
+        return self.metrics.get("sparts_tables_open")
+
+    @property
+    def players(self):
+        return self.metrics.get("sparts_players_in_memory")
+
+    @property
     def exceptions(self):
         return self.metrics.get(EXCEPTIONS_METRIC)
 
@@ -517,12 +525,14 @@ def format_count(value):
     return "?" if value is None else f"{int(value):,}"
 
 
-TABLE_HEADER = f"{'min':>4} {'RSS MiB':>8} {'WAL MiB':>8} {'fds':>6} {'conns':>6} {'p99 ms':>7} {'plays/min':>10} {'exceptions':>10}"
+TABLE_HEADER = (f"{'min':>4} {'RSS MiB':>8} {'WAL MiB':>8} {'fds':>6} {'conns':>6} {'tables':>6} {'players':>7} "
+                f"{'p99 ms':>7} {'plays/min':>10} {'exceptions':>10}")
 
 
 def format_row(sample):
     return (f"{sample.minute:>4} {sample.rss / MIB:>8.1f} {sample.wal / MIB:>8.1f} {sample.fds:>6} "
-            f"{format_count(sample.connections):>6} {format_p99(sample.p99):>7} "
+            f"{format_count(sample.connections):>6} {format_count(sample.tables):>6} "
+            f"{format_count(sample.players):>7} {format_p99(sample.p99):>7} "
             f"{format_count(sample.plays) if sample.minute else '-':>10} {format_count(sample.exceptions):>10}")
 
 
