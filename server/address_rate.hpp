@@ -13,7 +13,7 @@
 namespace sparts::server {
 
 class AddressRate {
-public:
+  public:
     using Clock = std::chrono::steady_clock;
     explicit AddressRate(int per_minute) : per_minute_(per_minute) {}
 
@@ -24,10 +24,12 @@ public:
         // Past this, more askers than any real crowd within a minute: forget them all
         // (failing open) rather than let the map grow.
         if (buckets_.size() > kMaxTracked) buckets_.clear();
-        auto [it, fresh] = buckets_.try_emplace(address, Bucket{static_cast<double>(per_minute_), now});
+        auto [it, fresh] =
+            buckets_.try_emplace(address, Bucket{static_cast<double>(per_minute_), now});
         Bucket& b = it->second;
         if (!fresh) {
-            b.tokens = std::min<double>(per_minute_, b.tokens + minutes(now - b.last) * per_minute_);
+            b.tokens =
+                std::min<double>(per_minute_, b.tokens + minutes(now - b.last) * per_minute_);
             b.last = now;
         }
         if (b.tokens < 1.0) return false;
@@ -40,14 +42,16 @@ public:
         return buckets_.size();
     }
 
-private:
+  private:
     struct Bucket {
         double tokens;
         Clock::time_point last;
     };
     static constexpr std::size_t kPruneAt = 4096;
     static constexpr std::size_t kMaxTracked = 200000;
-    static double minutes(Clock::duration d) { return std::chrono::duration<double>(d).count() / 60.0; }
+    static double minutes(Clock::duration d) {
+        return std::chrono::duration<double>(d).count() / 60.0;
+    }
     void prune(Clock::time_point now) {
         std::erase_if(buckets_, [&](const auto& kv) {
             return kv.second.tokens + minutes(now - kv.second.last) * per_minute_ >= per_minute_;

@@ -34,7 +34,8 @@ ApiResponse ArchiveReader::http(std::string_view target) {
     // Only a finished game's pages are kept: the list changes with every game
     // that ends. A game page has no query string.
     constexpr std::string_view kGames = "/api/games/";
-    const bool cacheable = target.size() > kGames.size() && target.substr(0, kGames.size()) == kGames &&
+    const bool cacheable = target.size() > kGames.size() &&
+                           target.substr(0, kGames.size()) == kGames &&
                            target.find('?') == std::string_view::npos;
     const std::string key(target);
     if (cacheable) {
@@ -52,7 +53,8 @@ ApiResponse ArchiveReader::http(std::string_view target) {
     return answer;
 }
 
-std::shared_ptr<const storage::ArchivedGame> ArchiveReader::game(const std::string& table, int game) {
+std::shared_ptr<const storage::ArchivedGame> ArchiveReader::game(const std::string& table,
+                                                                 int game) {
     metrics_.archive_reads.fetch_add(1, std::memory_order_relaxed);
     if (!store_) return nullptr;
     const std::string key = table + "/" + std::to_string(game);

@@ -27,8 +27,9 @@ namespace sparts::server {
 struct Metrics;
 
 class ArchiveReader {
-public:
-    ArchiveReader(std::size_t capacity, Metrics& metrics) : capacity_(capacity), metrics_(metrics) {}
+  public:
+    ArchiveReader(std::size_t capacity, Metrics& metrics)
+        : capacity_(capacity), metrics_(metrics) {}
     // At start, before any read; null: the server keeps no archive.
     void attach(storage::Store* store) { store_ = store; }
 
@@ -37,16 +38,17 @@ public:
     // A finished game, or nothing.
     std::shared_ptr<const storage::ArchivedGame> game(const std::string& table, int game);
 
-private:
+  private:
     template <class V>
     class Lru {
-    public:
+      public:
         std::optional<V> get(const std::string& key);
         void put(const std::string& key, V value, std::size_t capacity);
 
-    private:
+      private:
         std::list<std::pair<std::string, V>> order_;  // most recent first
-        std::unordered_map<std::string, typename std::list<std::pair<std::string, V>>::iterator> index_;
+        std::unordered_map<std::string, typename std::list<std::pair<std::string, V>>::iterator>
+            index_;
     };
 
     storage::Store* store_ = nullptr;

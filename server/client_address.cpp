@@ -15,7 +15,8 @@ std::optional<ip::address> parse_address(std::string_view text) {
     boost::system::error_code ec;
     const ip::address a = ip::make_address(std::string(text), ec);
     if (ec) return std::nullopt;
-    if (a.is_v6() && a.to_v6().is_v4_mapped()) return ip::address(ip::make_address_v4(ip::v4_mapped, a.to_v6()));
+    if (a.is_v6() && a.to_v6().is_v4_mapped())
+        return ip::address(ip::make_address_v4(ip::v4_mapped, a.to_v6()));
     return a;
 }
 
@@ -42,7 +43,8 @@ std::optional<bool> holds(const std::string& entry, const ip::address& a) {
         for (int i = 0; i < 16; ++i) {
             const int keep = std::clamp(bits - 8 * i, 0, 8);
             const auto mask = static_cast<unsigned char>(keep == 0 ? 0 : 0xFF << (8 - keep));
-            if ((x[static_cast<std::size_t>(i)] & mask) != (n[static_cast<std::size_t>(i)] & mask)) return false;
+            if ((x[static_cast<std::size_t>(i)] & mask) != (n[static_cast<std::size_t>(i)] & mask))
+                return false;
         }
         return true;
     }
@@ -73,20 +75,24 @@ bool TrustedProxies::trusts(std::string_view address) const {
     if (entries_.empty()) return false;
     const auto a = parse_address(address);
     if (!a) return false;
-    return std::any_of(entries_.begin(), entries_.end(), [&](const std::string& e) { return holds(e, *a).value_or(false); });
+    return std::any_of(entries_.begin(), entries_.end(),
+                       [&](const std::string& e) { return holds(e, *a).value_or(false); });
 }
 
-std::string client_address(const std::string& peer, std::string_view forwarded_for, const TrustedProxies& trusted) {
+std::string client_address(const std::string& peer, std::string_view forwarded_for,
+                           const TrustedProxies& trusted) {
     if (!trusted.trusts(peer)) return address_key(peer);
     std::string_view rest = forwarded_for;
     while (!rest.empty()) {
         const auto comma = rest.rfind(',');
         std::string_view item = comma == std::string_view::npos ? rest : rest.substr(comma + 1);
         rest = comma == std::string_view::npos ? std::string_view{} : rest.substr(0, comma);
-        while (!item.empty() && (item.front() == ' ' || item.front() == '\t')) item.remove_prefix(1);
+        while (!item.empty() && (item.front() == ' ' || item.front() == '\t'))
+            item.remove_prefix(1);
         while (!item.empty() && (item.back() == ' ' || item.back() == '\t')) item.remove_suffix(1);
         if (item.empty()) continue;
-        if (!parse_address(item)) break;  // not an address: nothing further left can be believed either
+        if (!parse_address(item))
+            break;  // not an address: nothing further left can be believed either
         if (!trusted.trusts(item)) return address_key(item);
     }
     return address_key(peer);  // no usable header: the proxy itself

@@ -23,7 +23,7 @@ std::string address_key(std::string_view text);
 
 // The trusted proxies, parsed once at start.
 class TrustedProxies {
-public:
+  public:
     // Addresses ("127.0.0.1", "::1") and networks ("10.0.0.0/8", "fd00::/8");
     // the first entry that is neither, as an error.
     static std::optional<std::string> check(const std::vector<std::string>& entries);
@@ -34,12 +34,13 @@ public:
     // `address` in text form, as the socket gives it.
     bool trusts(std::string_view address) const;
 
-private:
+  private:
     std::vector<std::string> entries_;
 };
 
 // The address key a request counts as. `peer` is the socket peer's address
 // in text form, `forwarded_for` the X-Forwarded-For header (empty when absent).
-std::string client_address(const std::string& peer, std::string_view forwarded_for, const TrustedProxies& trusted);
+std::string client_address(const std::string& peer, std::string_view forwarded_for,
+                           const TrustedProxies& trusted);
 
 }  // namespace sparts::server

@@ -19,8 +19,10 @@ Ticket& Ticket::operator=(Ticket&& other) noexcept {
 }
 
 void Ticket::reset() {
-    if (limits_ && refusal_) limits_->refusing_.fetch_sub(1, std::memory_order_relaxed);
-    else if (limits_) limits_->release(address_);
+    if (limits_ && refusal_)
+        limits_->refusing_.fetch_sub(1, std::memory_order_relaxed);
+    else if (limits_)
+        limits_->release(address_);
     limits_ = nullptr;
 }
 

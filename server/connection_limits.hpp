@@ -20,10 +20,12 @@ namespace sparts::server {
 class ConnectionLimits;
 
 class Ticket {
-public:
+  public:
     Ticket() = default;
     Ticket(Ticket&& other) noexcept
-        : limits_(std::exchange(other.limits_, nullptr)), address_(std::move(other.address_)), refusal_(other.refusal_) {}
+        : limits_(std::exchange(other.limits_, nullptr)),
+          address_(std::move(other.address_)),
+          refusal_(other.refusal_) {}
     Ticket& operator=(Ticket&& other) noexcept;
     Ticket(const Ticket&) = delete;
     Ticket& operator=(const Ticket&) = delete;
@@ -34,17 +36,17 @@ public:
     explicit operator bool() const { return limits_ != nullptr; }
     void reset();
 
-private:
+  private:
     friend class ConnectionLimits;
     Ticket(ConnectionLimits* limits, std::string address, bool refusal)
         : limits_(limits), address_(std::move(address)), refusal_(refusal) {}
     ConnectionLimits* limits_ = nullptr;
-    std::string address_;  // empty: counted in the total only
-    bool refusal_ = false; // holds one of the few places for refusals in flight
+    std::string address_;   // empty: counted in the total only
+    bool refusal_ = false;  // holds one of the few places for refusals in flight
 };
 
 class ConnectionLimits {
-public:
+  public:
     ConnectionLimits(int per_address, int total) : per_address_(per_address), total_limit_(total) {}
 
     // One more connection from `address` (empty: the total only), or an empty
@@ -60,7 +62,7 @@ public:
     // few, so that a flood cannot hold file descriptors by being refused slowly.
     Ticket refusal();
 
-private:
+  private:
     friend class Ticket;
     void release(const std::string& address);
 

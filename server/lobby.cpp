@@ -194,74 +194,84 @@ void Lobby::sweep() {
 
 void Lobby::list_tables(std::shared_ptr<Session> session, Request request) {
     net::post(strand_, [this, session = std::move(session), request = std::move(request)] {
-      guarded(*hub_, session, request, "list_tables", [&] {
-        const auto& l = std::get<ListTables>(request.body);
-        json list = json::array();
-        for (const auto& [id, t] : tables_) {
-            if (t.is_private) continue;
-            if (l.preset && *l.preset != t.preset) continue;
-            if (l.seats && *l.seats != t.seats) continue;
-            if (l.open_only && (t.free_seats() == 0 || t.state == "playing")) continue;
-            list.push_back(t.to_json());
-        }
-        session->send(ok_reply(request.id, "list_tables", {{"tables", std::move(list)}}));
-      });
+        guarded(*hub_, session, request, "list_tables", [&] {
+            const auto& l = std::get<ListTables>(request.body);
+            json list = json::array();
+            for (const auto& [id, t] : tables_) {
+                if (t.is_private) continue;
+                if (l.preset && *l.preset != t.preset) continue;
+                if (l.seats && *l.seats != t.seats) continue;
+                if (l.open_only && (t.free_seats() == 0 || t.state == "playing")) continue;
+                list.push_back(t.to_json());
+            }
+            session->send(ok_reply(request.id, "list_tables", {{"tables", std::move(list)}}));
+        });
     });
 }
 
 void Lobby::create_table(std::shared_ptr<Session> session, PlayerRef player, Request request) {
     net::post(strand_, [this, session = std::move(session), player = std::move(player),
                         request = std::move(request)]() mutable {
-      guarded(*hub_, session, request, "create_table", [&] {
-        if (hub_->stopping) {
-            return session->send(error_reply(request.id, "create_table", "shutting_down", "the server is shutting down"));
-        }
-        auto hash = token_by_player_.find(player->id);
-        if (hash == token_by_player_.end())  // cannot happen: a session's player is held, so never dropped
-            return session->send(error_reply(request.id, "create_table", "internal", "say hello again"));
-        PlayerEntry& entry = players_[hash->second];
-        if (entry.open_tables >= hub_->config.tables_per_player)
-            return session->send(error_reply(request.id, "create_table", "too_many_tables",
-                                             "a player may have " + std::to_string(hub_->config.tables_per_player) +
-                                                 " open tables at once; close or finish one first"));
-        const std::string& address = session->address();
-        if (auto n = tables_by_address_.find(address);
-            n != tables_by_address_.end() && n->second >= hub_->config.tables_per_address) {
-            hub_->metrics.refused_tables_per_address.fetch_add(1, std::memory_order_relaxed);
-            return session->send(error_reply(request.id, "create_table", "too_many_tables_from_address",
-                                             "this address has " + std::to_string(hub_->config.tables_per_address) +
-                                                 " open tables, as many as one address may; close or finish one first"));
-        }
-        if (open_tables_ >= hub_->config.max_tables) {
-            hub_->metrics.refused_tables_total.fetch_add(1, std::memory_order_relaxed);
-            return session->send(error_reply(request.id, "create_table", "server_full",
-                                             "the server has as many open tables as it takes; join one, or try later"));
-        }
-        auto& c = std::get<CreateTable>(request.body);
-        const std::string id = "t" + std::to_string(next_table_++);
-        const std::string invite = c.is_private ? random_hex(6) : std::string();
-        const int turn_seconds = c.turn_seconds < 0 ? hub_->config.turn_seconds : c.turn_seconds;
-        const auto number = static_cast<std::int64_t>(next_table_ - 1);
-        auto table = std::make_shared<Table>(*hub_, id, number, c.rules, c.is_private, invite, turn_seconds, player->id);
-        ++entry.open_tables;
-        ++open_tables_;
-        ++tables_by_address_[address];
-        table_address_[id] = address;
-        json reply = {{"table", id}, {"ruleset", to_json(c.rules)}, {"turn_seconds", turn_seconds}};
-        if (c.is_private) reply["invite"] = invite;
-        spdlog::debug("table {} opened by {} ({})", id, player->id, to_string(c.rules.preset));
-        // Findable, and announced, once stored.
-        auto answer = [this, session, table, id, text = ok_reply(request.id, "create_table", std::move(reply))] {
-            net::post(strand_, [this, session, table, id, text] {
-                tables_[id] = table->initial_summary();
-                hub_->tables.add(id, table);
-                session->send(text);
-                table->start_grace();  // closed if nobody sits down
-            });
-        };
-        if (!hub_->store) return answer();
-        hub_->store->submit({table->record()}, std::move(answer));
-      });
+        guarded(*hub_, session, request, "create_table", [&] {
+            if (hub_->stopping) {
+                return session->send(error_reply(request.id, "create_table", "shutting_down",
+                                                 "the server is shutting down"));
+            }
+            auto hash = token_by_player_.find(player->id);
+            if (hash == token_by_player_
+                            .end())  // cannot happen: a session's player is held, so never dropped
+                return session->send(
+                    error_reply(request.id, "create_table", "internal", "say hello again"));
+            PlayerEntry& entry = players_[hash->second];
+            if (entry.open_tables >= hub_->config.tables_per_player)
+                return session->send(error_reply(
+                    request.id, "create_table", "too_many_tables",
+                    "a player may have " + std::to_string(hub_->config.tables_per_player) +
+                        " open tables at once; close or finish one first"));
+            const std::string& address = session->address();
+            if (auto n = tables_by_address_.find(address);
+                n != tables_by_address_.end() && n->second >= hub_->config.tables_per_address) {
+                hub_->metrics.refused_tables_per_address.fetch_add(1, std::memory_order_relaxed);
+                return session->send(error_reply(
+                    request.id, "create_table", "too_many_tables_from_address",
+                    "this address has " + std::to_string(hub_->config.tables_per_address) +
+                        " open tables, as many as one address may; close or finish one first"));
+            }
+            if (open_tables_ >= hub_->config.max_tables) {
+                hub_->metrics.refused_tables_total.fetch_add(1, std::memory_order_relaxed);
+                return session->send(error_reply(
+                    request.id, "create_table", "server_full",
+                    "the server has as many open tables as it takes; join one, or try later"));
+            }
+            auto& c = std::get<CreateTable>(request.body);
+            const std::string id = "t" + std::to_string(next_table_++);
+            const std::string invite = c.is_private ? random_hex(6) : std::string();
+            const int turn_seconds =
+                c.turn_seconds < 0 ? hub_->config.turn_seconds : c.turn_seconds;
+            const auto number = static_cast<std::int64_t>(next_table_ - 1);
+            auto table = std::make_shared<Table>(*hub_, id, number, c.rules, c.is_private, invite,
+                                                 turn_seconds, player->id);
+            ++entry.open_tables;
+            ++open_tables_;
+            ++tables_by_address_[address];
+            table_address_[id] = address;
+            json reply = {
+                {"table", id}, {"ruleset", to_json(c.rules)}, {"turn_seconds", turn_seconds}};
+            if (c.is_private) reply["invite"] = invite;
+            spdlog::debug("table {} opened by {} ({})", id, player->id, to_string(c.rules.preset));
+            // Findable, and announced, once stored.
+            auto answer = [this, session, table, id,
+                           text = ok_reply(request.id, "create_table", std::move(reply))] {
+                net::post(strand_, [this, session, table, id, text] {
+                    tables_[id] = table->initial_summary();
+                    hub_->tables.add(id, table);
+                    session->send(text);
+                    table->start_grace();  // closed if nobody sits down
+                });
+            };
+            if (!hub_->store) return answer();
+            hub_->store->submit({table->record()}, std::move(answer));
+        });
     });
 }
 

@@ -224,8 +224,8 @@ void Table::store_seat(int seat) {
 // --- requests ---------------------------------------------------------------
 
 void Table::request(std::shared_ptr<Session> session, PlayerRef player, Request r) {
-    net::post(strand_, [self = shared_from_this(), session = std::move(session), player = std::move(player),
-                        r = std::move(r)] {
+    net::post(strand_, [self = shared_from_this(), session = std::move(session),
+                        player = std::move(player), r = std::move(r)] {
         self->now_ = wall_now();
         if (self->closed_) {
             self->send(session, error_reply(r.id, request_type(r.body), "no_such_table",
@@ -233,20 +233,30 @@ void Table::request(std::shared_ptr<Session> session, PlayerRef player, Request 
             return self->end_step();
         }
         try {
-        std::visit(
-            [&](const auto& body) {
-                using T = std::decay_t<decltype(body)>;
-                if constexpr (std::is_same_v<T, Sit>) self->on_sit(session, player, r);
-                else if constexpr (std::is_same_v<T, Leave>) self->on_leave(session, player, r);
-                else if constexpr (std::is_same_v<T, Watch>) self->on_watch(session, player, r);
-                else if constexpr (std::is_same_v<T, AddBot>) self->on_add_bot(session, player, r);
-                else if constexpr (std::is_same_v<T, Start>) self->on_start(session, player, r);
-                else if constexpr (std::is_same_v<T, Again>) self->on_again(session, player, r);
-                else if constexpr (std::is_same_v<T, Act>) self->on_act(session, player, r);
-                else if constexpr (std::is_same_v<T, Resume>) self->on_resume(session, player, r);
-                else self->send(session, error_reply(r.id, request_type(r.body), "bad_message", "not a table request"));
-            },
-            r.body);
+            std::visit(
+                [&](const auto& body) {
+                    using T = std::decay_t<decltype(body)>;
+                    if constexpr (std::is_same_v<T, Sit>)
+                        self->on_sit(session, player, r);
+                    else if constexpr (std::is_same_v<T, Leave>)
+                        self->on_leave(session, player, r);
+                    else if constexpr (std::is_same_v<T, Watch>)
+                        self->on_watch(session, player, r);
+                    else if constexpr (std::is_same_v<T, AddBot>)
+                        self->on_add_bot(session, player, r);
+                    else if constexpr (std::is_same_v<T, Start>)
+                        self->on_start(session, player, r);
+                    else if constexpr (std::is_same_v<T, Again>)
+                        self->on_again(session, player, r);
+                    else if constexpr (std::is_same_v<T, Act>)
+                        self->on_act(session, player, r);
+                    else if constexpr (std::is_same_v<T, Resume>)
+                        self->on_resume(session, player, r);
+                    else
+                        self->send(session, error_reply(r.id, request_type(r.body), "bad_message",
+                                                        "not a table request"));
+                },
+                r.body);
         } catch (const std::exception& e) {
             // A defect of ours: the request gets an answer, the log says why, the table plays on.
             self->hub_.metrics.handler_exceptions.fetch_add(1, std::memory_order_relaxed);
