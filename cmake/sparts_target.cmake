@@ -36,8 +36,7 @@ endfunction()
 # (target_precompile_headers with a list below) and the others of the family, built
 # with the same flags and definitions, use its file (REUSE_FROM); GCC refuses a
 # precompiled header built with other settings (-Winvalid-pch, an error here), so
-# a mismatch shows. -DCMAKE_DISABLE_PRECOMPILE_HEADERS=ON builds without them, which
-# also shows a source that forgot an #include the precompiled header gave it.
+# a mismatch shows. Only with -DSPARTS_PCH=ON (CMakeLists.txt says why).
 set(SPARTS_PCH_STD "<algorithm>" "<chrono>" "<cstdint>" "<deque>" "<functional>" "<map>" "<memory>" "<mutex>"
                    "<optional>" "<set>" "<sstream>" "<string>" "<string_view>" "<unordered_map>" "<vector>")
 set(SPARTS_PCH_JSON ${SPARTS_PCH_STD} "<nlohmann/json.hpp>")
