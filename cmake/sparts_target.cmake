@@ -29,3 +29,18 @@ function(sparts_target_defaults tgt)
     target_compile_definitions(${tgt} PUBLIC SPARTS_CHECKS=1)
   endif()
 endfunction()
+
+# Precompiled headers: the heavy third-party headers (Boost.Asio and Beast,
+# nlohmann/json, spdlog and fmt, doctest) are parsed once per family of targets
+# instead of once per source file. A family's first target compiles them
+# (target_precompile_headers with a list below) and the others of the family, built
+# with the same flags and definitions, use its file (REUSE_FROM); GCC refuses a
+# precompiled header built with other settings (-Winvalid-pch, an error here), so
+# a mismatch shows. Only with -DSPARTS_PCH=ON (CMakeLists.txt says why).
+set(SPARTS_PCH_STD "<algorithm>" "<chrono>" "<cstdint>" "<deque>" "<functional>" "<map>" "<memory>" "<mutex>"
+                   "<optional>" "<set>" "<sstream>" "<string>" "<string_view>" "<unordered_map>" "<vector>")
+set(SPARTS_PCH_JSON ${SPARTS_PCH_STD} "<nlohmann/json.hpp>")
+set(SPARTS_PCH_NET "<boost/asio/io_context.hpp>" "<boost/asio/ip/tcp.hpp>" "<boost/asio/steady_timer.hpp>"
+                   "<boost/asio/strand.hpp>" "<boost/beast/core.hpp>" "<boost/beast/http.hpp>"
+                   "<boost/beast/websocket.hpp>")
+set(SPARTS_PCH_SERVER ${SPARTS_PCH_JSON} ${SPARTS_PCH_NET} "<spdlog/spdlog.h>")
