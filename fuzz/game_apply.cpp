@@ -1,6 +1,7 @@
 // Fuzz target: Game::apply over action sequences. The input picks a preset and
-// one of its variants (tests/support/variants.hpp), a seed, then a sequence of
-// steps, each one of
+// one of its variants (tests/support/variants.hpp) or options of its own (any
+// of the option table's, with values drawn from what each accepts), a seed,
+// then a sequence of steps, each one of
 //   - a legal action of a waiting seat, chosen by the bytes;
 //   - any action of any seat (0..12 or the table), built from the bytes;
 //   - one of the random-play harness's probes;
@@ -13,15 +14,18 @@
 // event or view for a viewer shows a card it may not know, and replaying the
 // accepted actions from the seed gives identical events. Any violation aborts.
 #include <bit>
+#include <charconv>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <span>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
 #include "engine/game.hpp"
+#include "engine/option.hpp"
 #include "engine/random_policy.hpp"
 #include "engine/rng.hpp"
 #include "support/fnv.hpp"
@@ -56,6 +60,67 @@ private:
     std::size_t size_;
     std::size_t at_ = 0;
 };
+
+// What an option accepts, read from its `values` text ("0 | 1-250", "sparts: 4-6;
+// spartsel: 2-10", "true | false"): words, and ranges of whole numbers.
+struct Accepts {
+    std::vector<std::string> words;
+    std::vector<std::pair<int, int>> ranges;
+};
+
+Accepts accepts(std::string_view values) {
+    Accepts a;
+    std::size_t i = 0;
+    while (i < values.size()) {
+        const std::size_t j = values.find_first_of(" |;:,", i);
+        const std::string_view word = values.substr(i, j == std::string_view::npos ? values.size() - i : j - i);
+        i = j == std::string_view::npos ? values.size() : j + 1;
+        if (word.empty() || (j != std::string_view::npos && values[j] == ':')) continue;  // "sparts:" names a family
+        int lo = 0, hi = 0;
+        const auto dash = word.find('-', 1);
+        const char* end = word.data() + word.size();
+        if (dash != std::string_view::npos && std::from_chars(word.data(), word.data() + dash, lo).ptr == word.data() + dash &&
+            std::from_chars(word.data() + dash + 1, end, hi).ptr == end)
+            a.ranges.emplace_back(lo, hi);
+        else
+            a.words.emplace_back(word);
+    }
+    return a;
+}
+
+// A value for `option` drawn from the bytes: one it accepts, mostly.
+std::string option_value(const OptionInfo& option, Bytes& in) {
+    const std::uint8_t b = in.u8();
+    if (std::string_view(option.name) == "partner_plan") {  // "comma-separated team counts, each 0 or 2-5"
+        std::string plan;
+        for (int n = b % 4 + 1; n > 0; --n) plan += (plan.empty() ? "" : ",") + std::to_string("02345"[in.u8() % 5] - '0');
+        return plan;
+    }
+    const Accepts a = accepts(option.values);
+    const std::size_t choices = a.words.size() + a.ranges.size();
+    if (choices == 0 || b == 255) return std::to_string(static_cast<std::int8_t>(in.u8()));  // anything
+    const std::size_t k = b % choices;
+    if (k < a.words.size()) return a.words[k];
+    const auto [lo, hi] = a.ranges[k - a.words.size()];
+    const int high = in.u8();
+    const int pick = high << 8 | in.u8();
+    return std::to_string(lo + pick % (hi - lo + 1));
+}
+
+// Up to 7 options of the table that apply to `preset`'s family, from the bytes.
+std::vector<OptionSetting> options_from(std::string_view preset, Bytes& in) {
+    const auto base = make_ruleset(preset, {});
+    if (!base) fail("a preset is refused: " + base.error().message);
+    std::vector<const OptionInfo*> applicable;
+    for (const OptionInfo& o : option_table())
+        if (option_applies(o, base->family())) applicable.push_back(&o);
+    std::vector<OptionSetting> options;
+    for (int n = in.u8() % 8; n > 0 && !applicable.empty(); --n) {
+        const OptionInfo& o = *applicable[in.u8() % applicable.size()];
+        options.push_back({o.name, option_value(o, in)});
+    }
+    return options;
+}
 
 const std::vector<std::vector<Variant>>& all_variants() {
     static const std::vector<std::vector<Variant>> v = {variants_of("bga-sparts"), variants_of("sparts"),
@@ -161,7 +226,8 @@ public:
 private:
     static Game create(const Ruleset& rules, std::uint64_t seed) {
         auto created = Game::create(rules, seed);
-        if (!created) fail("a variant's game cannot be created: " + created.error().message);
+        // make_ruleset validated the ruleset: the server creates games of it without a second look.
+        if (!created) fail("a validated ruleset's game cannot be created: " + created.error().message);
         return std::move(*created);
     }
 
@@ -189,9 +255,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     Bytes in(data, size);
     const auto& presets = all_variants();
     const auto& variants = presets[in.u8() % presets.size()];
-    const Variant& variant = variants[in.u8() % variants.size()];
+    // Byte 1: below 192 one of the preset's variants, else options of the input's own.
+    const std::uint8_t pick = in.u8();
+    const Variant variant = pick < 192 ? variants[pick % variants.size()]
+                                       : Variant{variants[0].preset, options_from(variants[0].preset, in)};
     const auto rules = make_ruleset(variant.preset, variant.options);
-    if (!rules) fail("a variant is refused: " + rules.error().message);
+    if (!rules) {
+        if (pick < 192) fail("a variant is refused: " + rules.error().message);
+        return 0;  // options that do not go together
+    }
     Run run(*rules, in.u64());
     Game& g = run.game();
 
@@ -204,7 +276,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             const auto [seat, a] = any_from(g, in);
             run.attempt(seat, a);
         } else if (op < 11) {
-            Rng rng(in.u8(), in.u8());
+            const std::uint8_t seed = in.u8();
+            Rng rng(seed, in.u8());
             Seat seat = 0;
             const Action a = random_probe(g, seat, rng);
             run.attempt(seat, a);

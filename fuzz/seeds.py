@@ -245,6 +245,11 @@ def game_seeds():
             # Legal moves chosen byte by byte (op 0), any actions (op 6), the clock (op 15).
             body = bytes([0, 1, 2, 0, 3, 5, 6, 3, 2, 40, 0, 0, 7, 0, 1, 4, 0, 2, 2] * 6) + bytes([15, 0, 0])
             write("game_apply", f"mixed-{preset}-{variant:02}", head + body)
+        # Options of the input's own (byte 1 from 192): 3 options, each its index and value bytes.
+        for k2 in range(3):
+            options = bytes([192 + k2, 3]) + bytes((7 * k2 + 11 * i) % 256 for i in range(3 * 4))
+            seed = struct.pack(">Q", 7919 * (k2 + 1) + preset)
+            write("game_apply", f"options-{preset}-{k2}", bytes([preset]) + options + seed + bytes([11, 255] * 8))
 
 
 def main():
