@@ -20,6 +20,14 @@ function(sparts_target_defaults tgt)
                                          -Wno-maybe-uninitialized)
     target_link_options(${tgt} PUBLIC -fsanitize=address,undefined)
   endif()
+  if(SPARTS_FUZZ)
+    # Coverage for libFuzzer without its main(): the fuzz targets themselves link
+    # with -fsanitize=fuzzer (fuzz/CMakeLists.txt); anything else that links our
+    # libraries (the doctest suites) gets the sanitizers' runtimes.
+    target_compile_options(${tgt} PRIVATE -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer
+                                          -fno-sanitize-recover=all)
+    target_link_options(${tgt} PUBLIC -fsanitize=address,undefined)
+  endif()
   # Card sets count with popcount: without this flag GCC calls a library routine
   # instead of the one instruction every x86-64 CPU since 2008 has.
   if(SPARTS_POPCNT AND CMAKE_SYSTEM_PROCESSOR MATCHES "x86_64|AMD64")

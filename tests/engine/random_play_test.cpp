@@ -9,15 +9,17 @@
 //   - no event or view meant for a viewer shows a card it may not know,
 //   - the count of each Sparts hand totals -25 a deck;
 // and at the end that replaying the recorded actions gives identical events.
+// The checks are in tests/support/play_checks.hpp, which the Game::apply fuzz
+// target (fuzz/game_apply.cpp) shares.
 #include <doctest/doctest.h>
 
 #include <cstdlib>
 #include <string>
 #include <vector>
 
-#include "engine/view.hpp"
 #include "support/fnv.hpp"
 #include "support/harness_policy.hpp"
+#include "support/play_checks.hpp"
 #include "support/variants.hpp"
 
 using namespace sparts;
@@ -35,169 +37,31 @@ struct Stats {
     long ends[5] = {};
 };
 
-// What each viewer may know about the cards of the current hand.
-class Knowledge {
-public:
-    explicit Knowledge(int seats) : seats_(seats) {}
-    void learn(const Event& e) {
-        if (std::holds_alternative<HandStarted>(e)) known_ = {}, public_ = {};
-        if (auto* d = std::get_if<CardsDealt>(&e)) known_[d->seat] |= d->cards;
-        if (auto* r = std::get_if<CardsReceived>(&e)) known_[r->seat] |= r->cards;
-        if (auto* c = std::get_if<CenterTaken>(&e)) known_[c->seat] |= c->cards;
-        if (auto* p = std::get_if<CardPlayed>(&e)) public_.insert(p->card);
-    }
-    CardSet allowed(Viewer v) const { return v < seats_ ? public_ | known_[v] : public_; }
-
-private:
-    int seats_;
-    std::array<CardSet, kMaxSeats> known_{};
-    CardSet public_;
-};
-
-std::vector<Viewer> viewers(int seats) {
-    std::vector<Viewer> v;
-    for (int s = 0; s < seats; ++s) v.push_back(static_cast<Viewer>(s));
-    v.push_back(kSpectator);
-    return v;
-}
-
-Action random_probe(const Game& g, Seat& seat, Rng& rng) {
-    const int n = g.rules().seats;
-    const auto r = rng.below(20);
-    seat = r == 0 ? kTableSeat : r == 1 ? static_cast<Seat>(n + rng.below(3)) : static_cast<Seat>(rng.below(static_cast<std::uint64_t>(n)));
-    Action a;
-    switch (rng.below(5)) {
-        case 0: return Action::choose(static_cast<HandKind>(rng.below(4)));
-        case 1: {
-            const CardSet hand = seat < n ? g.state().hands[seat] : CardSet();
-            CardSet cards;
-            const int want = g.state().round_count + static_cast<int>(rng.below(3)) - 1;
-            auto pick = [&] {
-                return !hand.empty() && rng.below(8) != 0
-                           ? hand.nth(static_cast<int>(rng.below(static_cast<std::uint64_t>(hand.size()))))
-                           : Card::from_id(static_cast<std::uint8_t>(rng.below(64)));
-            };
-            for (int i = 0; i < want; ++i) cards.insert(pick());
-            CardSet back;
-            for (int i = static_cast<int>(rng.below(3)); i > 0; --i) back.insert(pick());
-            return Action::pass(cards, rng.below(2) ? back : CardSet());
-        }
-        case 2: return Action::make_bid(static_cast<int>(rng.below(34)) - 2);
-        case 3: {
-            const CardSet hand = seat < n ? g.state().hands[seat] : CardSet();
-            if (!hand.empty() && rng.below(2) == 0) return Action::play(hand.nth(static_cast<int>(rng.below(static_cast<std::uint64_t>(hand.size())))));
-            return Action::play(Card::from_id(static_cast<std::uint8_t>(rng.below(128))));
-        }
-        default: return Action::clock_expired();
-    }
-}
-
-// apply() accepts `a` exactly when legal_moves() contains it; a refusal changes nothing.
-bool agrees(Game& g, Seat seat, const Action& a, Stats& st, bool compare_state = true) {
+// The harness's checks (tests/support/play_checks.hpp), reported as test failures.
+bool agrees(Game& g, Seat seat, const Action& a, Stats& st) {
     ++st.probes;
-    const bool legal = g.legal_moves(seat).contains(a);
-    if (!legal) {
-        const GameState before = compare_state ? g.state() : GameState{};
-        const auto r = g.apply(seat, a);
-        ++st.refused;
-        if (r) {
-            FAIL_CHECK("apply accepted an action legal_moves does not list: seat " << int(seat) << " "
-                                                                                  << to_string(a.kind));
-            return false;
-        }
-        if (compare_state && !(g.state() == before)) {
-            FAIL_CHECK("a refused action changed the state: " << r.error().message);
-            return false;
-        }
-        return true;
-    }
-    Game copy = g;
-    const auto r = copy.apply(seat, a);
-    if (!r) {
-        FAIL_CHECK("apply refused an action legal_moves lists: " << r.error().message);
-        return false;
-    }
-    return true;
+    const Agreement r = agreement(g, seat, a);
+    if (!r.legal) ++st.refused;
+    if (!r.failure.empty()) FAIL_CHECK(r.failure);
+    return r.failure.empty();
 }
 
-// Every card, bid and choice for one seat; the state is compared once, after all.
 bool exhaustive_probe(Game& g, Seat seat, Stats& st) {
-    const GameState before = g.state();
-    bool ok = true;
-    for (int id = 0; id < 128 && ok; ++id) ok = agrees(g, seat, Action::play(Card::from_id(static_cast<std::uint8_t>(id))), st, false);
-    for (int b = -1; b < 33 && ok; ++b) ok = agrees(g, seat, Action::make_bid(b), st, false);
-    for (int k = 0; k < 4 && ok; ++k) ok = agrees(g, seat, Action::choose(static_cast<HandKind>(k)), st, false);
-    if (ok && !(g.state() == before)) {
-        FAIL_CHECK("refused actions changed the state");
-        return false;
-    }
-    return ok;
+    const std::string failure = exhaustive_probe_failure(g, seat, st.probes, st.refused);
+    if (!failure.empty()) FAIL_CHECK(failure);
+    return failure.empty();
 }
 
 bool check_event(const Event& e, const Knowledge& k, const std::vector<Viewer>& vs, const Ruleset& rules) {
-    for (Viewer v : vs) {
-        if (auto* b = std::get_if<BidMade>(&e); b && b->secret && v != b->seat &&
-                                               std::get<BidMade>(redact(e, v)).bid != kHiddenBid) {
-            FAIL_CHECK("a secret bid of seat " << int(b->seat) << " reached viewer " << int(v));
-            return false;
-        }
-        const CardSet leaked = cards_shown(redact(e, v)) & ~k.allowed(v);
-        if (!leaked.empty()) {
-            FAIL_CHECK("event " << describe(e) << " shows " << to_string(leaked.first()) << " to viewer " << int(v));
-            return false;
-        }
-    }
-    if (auto* hs = std::get_if<HandScored>(&e); hs && hs->kind == HandKind::sparts) {
-        // Without a moon, a deck's count totals -25 (-16 when the 10 of hearts counts -1).
-        int count = 0;
-        bool moon = false;
-        for (int i = 0; i < hs->side_count; ++i) {
-            moon |= hs->sides[i].delta[static_cast<int>(ScoreComponent::moon)] != 0;
-            for (auto c : {ScoreComponent::hearts, ScoreComponent::queen_of_spades, ScoreComponent::ten_of_hearts,
-                           ScoreComponent::jack_of_diamonds})
-                count += hs->sides[i].delta[static_cast<int>(c)];
-        }
-        // Rotating and progressive lines, and reversed hands, count a seat's cards more than once.
-        const bool each_seat_once = !hs->reversed && (rules.partners == Partners::none || rules.partners == Partners::regular);
-        if (!moon && each_seat_once && count != (rules.ten_of_hearts_minus_one ? -16 : -25) * rules.decks) {
-            FAIL_CHECK("the count of hand " << int(hs->hand) << " totals " << count);
-            return false;
-        }
-    }
-    return true;
+    const std::string failure = event_failure(e, k, vs, rules);
+    if (!failure.empty()) FAIL_CHECK(failure);
+    return failure.empty();
 }
 
 bool check_views(const Game& g, const Knowledge& k, const std::vector<Viewer>& vs) {
-    for (Viewer v : vs) {
-        const SeatView view = view_of(g, v);
-        CardSet shown = view.hand | view.passed | view.received | view.center_cards;
-        for (int i = 0; i < view.trick.count; ++i) shown.insert(view.trick.cards[i]);
-        const CardSet leaked = shown & ~k.allowed(v);
-        if (!leaked.empty()) {
-            FAIL_CHECK("the view of viewer " << int(v) << " shows " << to_string(leaked.first()));
-            return false;
-        }
-        for (int s = 0; s < g.rules().seats && g.rules().secret_bids; ++s) {
-            if (s != v && view.bids[s] >= 0) {
-                FAIL_CHECK("the view of viewer " << int(v) << " shows the secret bid of seat " << s);
-                return false;
-            }
-        }
-        if (v < g.rules().seats && view.hand != g.state().hands[v]) {
-            FAIL_CHECK("the view of seat " << int(v) << " does not hold its hand");
-            return false;
-        }
-        if (v == kSpectator && !(view.hand | view.passed | view.received | view.center_cards).empty()) {
-            FAIL_CHECK("a spectator's view holds a hidden card");
-            return false;
-        }
-    }
-    return true;
-}
-
-std::uint64_t hash_events(std::span<const Event> events, std::uint64_t h) {
-    for (const Event& e : events) h = fnv1a(describe(e) + "\n", h);
-    return h;
+    const std::string failure = view_failure(g, k, vs);
+    if (!failure.empty()) FAIL_CHECK(failure);
+    return failure.empty();
 }
 
 bool play_one(const Ruleset& rules, std::uint64_t seed, bool exhaustive, Stats& st) {

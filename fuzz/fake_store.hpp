@@ -1,0 +1,39 @@
+// An in-memory storage::Store for the archive fuzz target: a few finished games,
+// played through the engine when the store is made and kept as the SQLite store
+// would keep them (events and actions as the protocol's JSON, players, result).
+// list_games filters, orders and pages as SqliteStore::list_games does; the
+// write side does nothing.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "storage/store.hpp"
+
+namespace sparts::fuzz {
+
+class FakeStore final : public storage::Store {
+public:
+    // Holds: t1 game 1 (sparts, one hand, four people: p1..p4), t1 game 2
+    // (worldwinner-spades, ended by the table's clock in its second hand, with standings) and
+    // t2 game 1 (spartsel, three seats, a person and two bots).
+    FakeStore();
+
+    const std::vector<storage::ArchivedGame>& games() const { return games_; }
+
+    void submit(storage::Batch, std::function<void()> done) override { if (done) done(); }
+    bool flush(std::optional<std::chrono::milliseconds>) override { return true; }
+    std::vector<storage::StoredPlayer> players() override { return {}; }
+    std::vector<storage::OpenTableState> open_tables() override { return {}; }
+    std::uint64_t last_table_number() override { return 2; }
+    storage::ArchivePage list_games(const storage::ArchiveQuery& query) override;
+    std::optional<storage::ArchivedGame> load_game(const std::string& table, int game) override;
+    Stats stats() const override { return {}; }
+
+private:
+    std::vector<storage::ArchivedGame> games_;
+    std::vector<std::vector<std::string>> player_ids_;  // per game, the people who sat in it
+};
+
+}  // namespace sparts::fuzz
