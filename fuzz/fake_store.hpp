@@ -25,6 +25,7 @@ public:
     void submit(storage::Batch, std::function<void()> done) override { if (done) done(); }
     bool flush(std::optional<std::chrono::milliseconds>) override { return true; }
     std::vector<storage::StoredPlayer> players() override { return {}; }
+    std::optional<storage::StoredPlayer> find_player(const std::string&) override { return std::nullopt; }
     std::vector<storage::OpenTableState> open_tables() override { return {}; }
     std::uint64_t last_table_number() override { return 2; }
     storage::ArchivePage list_games(const storage::ArchiveQuery& query) override;
