@@ -10,11 +10,13 @@ packages=(
   libboost1.81-dev nlohmann-json3-dev libspdlog-dev libsqlitecpp-dev doctest-dev
   libcli11-dev libssl-dev
 )
-# What only the tests need: the JSON Schema validator the protocol tests use, and
+# What only the tests need: the JSON Schema validator the protocol tests use, clang
+# and libFuzzer for the fuzz targets (scripts/fuzz.sh), and
 # Debian's Chromium that the web client's browser tests drive (playwright-core
 # speaks to it directly: no chromium-driver).
 test_packages=(
   python3-jsonschema
+  clang-15 libfuzzer-15-dev
   chromium
 )
 # Node.js and npm for the web client's tests (web/): Debian's, unless a node and an
