@@ -34,6 +34,12 @@ mkdir -p "$reports"
 # suppressions: only races inside third-party libraries, each explained there.
 export TSAN_OPTIONS="halt_on_error=1:exitcode=66:second_deadlock_stack=1:log_path=$reports/report:suppressions=$(realpath tests/tsan.supp)${TSAN_OPTIONS:+:$TSAN_OPTIONS}"
 
+# TSan sees a race only between accesses that no lock orders, and every Asio handler is
+# taken from the io_context's queue under one mutex: two handlers are ordered unless they
+# really run at once. More I/O threads than cores make that happen more often; a test
+# that sets --threads itself keeps its own (flags win over the environment).
+export SPARTS_THREADS=${SPARTS_THREADS:-4}
+
 start=$(date +%s)
 status=0
 ctest --test-dir "$build" --output-on-failure -j "$jobs" -R '^(server|storage)/' "$@" || status=$?

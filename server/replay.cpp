@@ -1,5 +1,6 @@
 #include "server/replay.hpp"
 
+#include <boost/asio/dispatch.hpp>
 #include "engine/game.hpp"
 #include "protocol/action_json.hpp"
 #include "protocol/card_json.hpp"
@@ -103,7 +104,15 @@ void Replay::step() {
     send_event();
 }
 
-void Replay::stop() { pause(); }
+void Replay::stop() {
+    // ~Session calls this, and a Session is destroyed wherever its last reference goes: a
+    // table's strand, the lobby's, the store's writer thread. Meanwhile this replay's timer
+    // handler may be running on the connection's strand (it holds the replay, not the
+    // session), reading and writing playing_, generation_, position_ and timer_: that raced.
+    // The pause runs on the strand (at once when already there); the timer's executor keeps
+    // the strand alive after the session is gone.
+    boost::asio::dispatch(timer_.get_executor(), [self = shared_from_this()] { self->pause(); });
+}
 
 std::string Replay::seek(std::optional<int> position, std::optional<int> hand, std::optional<int> trick) {
     std::size_t target = 0;

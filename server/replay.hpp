@@ -36,6 +36,7 @@ public:
     void step();
     // An error message, or empty when done.
     std::string seek(std::optional<int> position, std::optional<int> hand, std::optional<int> trick);
+    // Thread-safe (the others run on the connection's strand): pauses it there.
     void stop();
 
 private:

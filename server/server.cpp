@@ -104,6 +104,14 @@ bool Server::run() {
     run_io();
     for (auto& t : threads) t.join();
     archive_threads_.join();
+    // A strong bot may still be thinking (50 ms, far longer under a sanitizer) once the I/O
+    // threads are done. Its task holds its table and used to run on during ~Server, which
+    // joins bots_ only after destroying the members declared after it (Hub, TableRegistry,
+    // SessionSet, ConnectionLimits, Metrics): when the task dropped the table's last
+    // reference, the table (and the sessions its unsent steps hold) was destroyed on the
+    // bot thread while the main thread destroyed what they reach. Joined here, no thread
+    // but this one runs our code after run(); the decision goes to the stopped io_context.
+    bots_.join();
     // The commits in flight get the shutdown time; a disk that stays full does
     // not keep the process from exiting (the store says what it leaves).
     if (store_ && !store_->flush(std::chrono::seconds(std::max(1, config_.shutdown_seconds)))) {
