@@ -37,10 +37,6 @@ class AddressRate {
         return true;
     }
 
-    std::size_t tracked() const {
-        std::lock_guard lock(mutex_);
-        return buckets_.size();
-    }
 
   private:
     struct Bucket {

@@ -87,15 +87,7 @@ void Lobby::hello(std::shared_ptr<Session> session, Request request) {
             count_players();
             json reply = {{"protocol", kProtocolVersion}, {"player", player->id}, {"name", player->name},
                           {"token", token},               {"seats", json::array()}};
-            // The player (and its name) is stored before the client hears of it:
-            // a token handed out is a token that survives a crash.
-            std::string text = ok_reply(request.id, "hello", std::move(reply));
-            auto answer = [session, player, text = std::move(text)]() mutable {
-                session->send(std::move(text));
-                session->hello_done(std::move(player));
-            };
-            if (!hub_->store) return answer();
-            hub_->store->submit({storage::PutPlayer{player->id, hash, player->name, now_ms()}}, std::move(answer));
+            answer_hello(session, request, player, hash, std::move(reply));
         } catch (const std::exception& e) {
             hub_->metrics.handler_exceptions.fetch_add(1, std::memory_order_relaxed);
             spdlog::error("lobby: hello threw: {}", e.what());
@@ -123,8 +115,14 @@ void Lobby::welcome_back(const std::shared_ptr<Session>& session, const Request&
         for (int s = 0; s < t.seats; ++s)
             if (t.seat_players[static_cast<std::size_t>(s)] == player->id) seats.push_back({{"table", id}, {"seat", s}});
     json reply = {{"protocol", kProtocolVersion}, {"player", player->id}, {"name", player->name}, {"seats", seats}};
-    std::string text = ok_reply(request.id, "hello", std::move(reply));
-    auto answer = [session, player, text = std::move(text)]() mutable {
+    answer_hello(session, request, player, hash, std::move(reply));
+}
+
+void Lobby::answer_hello(const std::shared_ptr<Session>& session, const Request& request, PlayerRef player,
+                         const std::string& hash, json reply) {
+    // The player (and its name) is stored before the client hears of it:
+    // a token handed out is a token that survives a crash.
+    auto answer = [session, player, text = ok_reply(request.id, "hello", std::move(reply))]() mutable {
         session->send(std::move(text));
         session->hello_done(std::move(player));
     };
@@ -140,12 +138,6 @@ void Lobby::start_sweeping() {
     net::post(strand_, [this] {
         sweep_timer_ = std::make_unique<net::steady_timer>(strand_);
         sweep();
-    });
-}
-
-void Lobby::stop_sweeping() {
-    net::post(strand_, [this] {
-        if (sweep_timer_) sweep_timer_->cancel();
     });
 }
 

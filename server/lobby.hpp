@@ -47,9 +47,8 @@ public:
     // At start, before any connection: the players and the open tables the store kept.
     void restore(const std::vector<PlayerRef>& players, const std::vector<std::string>& token_hashes,
                  const std::vector<std::shared_ptr<Table>>& tables, std::uint64_t last_table_number);
-    // Starts the timer that drops idle players from memory.
+    // Starts the timer that drops idle players from memory (it stops with the server).
     void start_sweeping();
-    void stop_sweeping();
 
 private:
     using Clock = std::chrono::steady_clock;
@@ -60,6 +59,9 @@ private:
     };
 
     void welcome_back(const std::shared_ptr<Session>& session, const Request& request, const std::string& hash);
+    // Stores the player, then sends `reply` (the ok to hello) and lets the session read on.
+    void answer_hello(const std::shared_ptr<Session>& session, const Request& request, PlayerRef player,
+                      const std::string& hash, nlohmann::json reply);
     void sweep();
     void count_players();
 

@@ -17,13 +17,6 @@ using namespace sparts::e2e;
 
 namespace {
 
-double metric(std::uint16_t port, const std::string& series) {
-    std::istringstream in(http_get(port, "/metrics").body);
-    std::string line;
-    while (std::getline(in, line))
-        if (line.rfind(series + " ", 0) == 0) return std::stod(line.substr(series.size() + 1));
-    return -1;
-}
 
 // Waits up to `limit` for `series` to reach `value` (or below, when `at_most`).
 bool wait_metric(std::uint16_t port, const std::string& series, double value, std::chrono::seconds limit) {

@@ -27,15 +27,6 @@ using namespace sparts::e2e;
 
 namespace {
 
-// The value of a sample line "name value" (or "name{labels} value") of /metrics, or -1.
-double metric(std::uint16_t port, const std::string& series) {
-    const std::string body = http_get(port, "/metrics").body;
-    std::istringstream in(body);
-    std::string line;
-    while (std::getline(in, line))
-        if (line.rfind(series + " ", 0) == 0) return std::stod(line.substr(series.size() + 1));
-    return -1;
-}
 
 // CPU seconds the process has used (user + system), from /proc/PID/stat.
 double cpu_seconds(pid_t pid) {
@@ -77,6 +68,20 @@ int half_sent_request(std::uint16_t port, const std::string& source) {
         return -1;
     }
     return fd;
+}
+
+// Whether GET `target` answers 200 before `deadline`, asking every 200 ms (a refused or
+// dropped connection is simply asked again).
+bool answers_by(std::uint16_t port, const std::string& target, std::chrono::steady_clock::time_point deadline,
+                const std::string& source = {}) {
+    for (;;) {
+        try {
+            if (http_get(port, target, {}, source).status == 200) return true;
+        } catch (const std::exception&) {
+        }
+        if (std::chrono::steady_clock::now() > deadline) return false;
+        std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    }
 }
 
 std::size_t count_lines(const std::string& text) {
@@ -134,14 +139,7 @@ TEST_CASE("e2e: out of file descriptors with requests that never finish, the ser
     }
     CHECK(fds.size() >= 250);  // connected (the kernel's backlog takes what the server has not accepted)
     // Within a few seconds (the request deadline and the refusals' 2 s), /healthz answers.
-    bool healthy = false;
-    while (!healthy && std::chrono::steady_clock::now() - started < std::chrono::seconds(20)) {
-        try {
-            healthy = http_get(port, "/healthz").status == 200;
-        } catch (const std::exception&) {
-        }
-        if (!healthy) std::this_thread::sleep_for(std::chrono::milliseconds(200));
-    }
+    const bool healthy = answers_by(port, "/healthz", started + std::chrono::seconds(20));
     const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     CHECK(healthy);
     // Spinning would burn a whole core for the whole time; waiting on timers burns next to nothing.
@@ -150,14 +148,7 @@ TEST_CASE("e2e: out of file descriptors with requests that never finish, the ser
     CHECK(count_lines(server.output()) < 100);
     // The half requests are cut at their deadline (3 s) while their senders still hold them open: after
     // that, ordinary requests are admitted again.
-    bool admitted = false;
-    while (!admitted && std::chrono::steady_clock::now() - started < std::chrono::seconds(30)) {
-        try {
-            admitted = http_get(port, "/metrics").status == 200;
-        } catch (const std::exception&) {
-        }
-        if (!admitted) std::this_thread::sleep_for(std::chrono::milliseconds(200));
-    }
+    const bool admitted = answers_by(port, "/metrics", started + std::chrono::seconds(30));
     CHECK(admitted);
     CHECK(metric(port, "sparts_limit_refusals_total{limit=\"connections\"}") > 0);
     for (int fd : fds) ::close(fd);
@@ -182,14 +173,7 @@ TEST_CASE("e2e: when accept itself fails for want of descriptors, the server bac
     CHECK_MESSAGE(cpu < 0.5 * elapsed, "CPU " << cpu << " s in " << elapsed << " s");
     for (int fd : fds) ::close(fd);
     // Once the flood goes, the server answers again.
-    bool healthy = false;
-    while (!healthy && std::chrono::steady_clock::now() - started < std::chrono::seconds(30)) {
-        try {
-            healthy = http_get(port, "/metrics").status == 200;
-        } catch (const std::exception&) {
-        }
-        if (!healthy) std::this_thread::sleep_for(std::chrono::milliseconds(200));
-    }
+    const bool healthy = answers_by(port, "/metrics", started + std::chrono::seconds(30));
     CHECK(healthy);
     CHECK(metric(port, "sparts_accept_errors_total") > 0);
     CHECK(count_lines(server.output()) < 50);
@@ -231,12 +215,7 @@ TEST_CASE("e2e: plain HTTP connections count toward the per-address limit, and a
     CHECK(ws.wait_closed() == 4003);
     held.clear();
     // Given back: the address may connect again.
-    bool again = false;
-    for (int i = 0; i < 50 && !again; ++i) {
-        again = http_get(port, "/api/games", {}, "127.0.0.9").status == 200;
-        if (!again) std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    }
-    CHECK(again);
+    CHECK(answers_by(port, "/api/games", std::chrono::steady_clock::now() + std::chrono::seconds(10), "127.0.0.9"));
 }
 
 TEST_CASE("e2e: archive reads are limited per address, over HTTP and replay, with 429 and rate_limited") {

@@ -19,13 +19,6 @@ using namespace sparts::e2e;
 
 namespace {
 
-double metric(std::uint16_t port, const std::string& series) {
-    std::istringstream in(http_get(port, "/metrics").body);
-    std::string line;
-    while (std::getline(in, line))
-        if (line.rfind(series + " ", 0) == 0) return std::stod(line.substr(series.size() + 1));
-    return -1;
-}
 
 std::uintmax_t size_of(const std::filesystem::path& p) {
     std::error_code ec;

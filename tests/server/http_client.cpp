@@ -9,6 +9,7 @@
 #include <cctype>
 #include <chrono>
 #include <cstdlib>
+#include <sstream>
 
 namespace sparts::e2e {
 
@@ -97,6 +98,15 @@ int raw_status(const std::string& response) {
 std::string raw_body(const std::string& response) {
     const auto end = response.find("\r\n\r\n");
     return end == std::string::npos ? std::string() : response.substr(end + 4);
+}
+
+double metric(std::uint16_t port, const std::string& series) {
+    const std::string body = http_get(port, "/metrics").body;
+    std::istringstream in(body);
+    std::string line;
+    while (std::getline(in, line))
+        if (line.rfind(series + " ", 0) == 0) return std::stod(line.substr(series.size() + 1));
+    return -1;
 }
 
 std::string url_encode(const std::string& text) {

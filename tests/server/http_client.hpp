@@ -57,6 +57,11 @@ int raw_status(const std::string& response);
 // Its body (after the blank line).
 std::string raw_body(const std::string& response);
 
+// The value of one sample of /metrics, by its series as written there
+// ("sparts_tables_open", "sparts_limit_refusals_total{limit=\"max_tables\"}"), or -1
+// when there is no such line.
+double metric(std::uint16_t port, const std::string& series);
+
 // "a b/c" -> "a%20b%2Fc", for query strings.
 std::string url_encode(const std::string& text);
 
