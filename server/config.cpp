@@ -6,7 +6,7 @@
 #include <charconv>
 #include <fstream>
 #include <functional>
-#include <ranges>
+#include <algorithm>
 
 namespace sparts::server {
 
@@ -87,8 +87,12 @@ Setting choice(const char* flag, const char* help, std::vector<std::string> choi
 
 std::vector<std::string> comma_list(const std::string& text) {
     std::vector<std::string> items;
-    for (const auto part : std::views::split(text, ',')) {
-        std::string item(part.begin(), part.end());
+    // Split by hand: clang 15 cannot compile libstdc++ 12's std::views::split (the sanitizer build uses clang).
+    std::size_t start = 0;
+    while (start <= text.size()) {
+        const std::size_t comma = std::min(text.find(',', start), text.size());
+        std::string item = text.substr(start, comma - start);
+        start = comma + 1;
         item.erase(0, item.find_first_not_of(" \t"));
         item.erase(item.find_last_not_of(" \t") + 1);
         if (!item.empty()) items.push_back(std::move(item));

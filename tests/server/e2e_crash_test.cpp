@@ -147,7 +147,8 @@ TEST_CASE("e2e: SIGKILL mid-hand loses nothing acknowledged and the game resumes
             std::size_t compared = 0;
             for (const auto& [seq, event] : told) {
                 if (event.value("type", "") == "game_started" || event.value("type", "") == "seat_taken") continue;
-                CAPTURE(seq);
+                const auto event_seq = seq;  // clang 15 cannot capture a structured binding
+                CAPTURE(event_seq);
                 REQUIRE(stored.contains(seq));
                 CHECK(stored[seq] == event);
                 ++compared;

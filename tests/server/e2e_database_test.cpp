@@ -352,7 +352,8 @@ TEST_CASE("e2e: a disk that fills mid-game keeps the server up and logs it, hold
     for (const auto& [seq, event] : told) {
         const std::string type = event.value("type", "");
         if (type == "game_started" || type == "seat_taken") continue;
-        CAPTURE(seq);
+        const auto event_seq = seq;  // clang 15 cannot capture a structured binding
+        CAPTURE(event_seq);
         REQUIRE(stored.contains(seq));
         CHECK(stored[seq] == event);
         ++compared;

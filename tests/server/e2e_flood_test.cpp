@@ -32,7 +32,13 @@ bool wait_metric(std::uint16_t port, const std::string& series, double value, st
 // the sanitizer's allocator's, and RSS cannot come back. ASan keeps freed memory in its
 // quarantine; TSan's allocator keeps freed blocks in its caches, ignores malloc_trim, and
 // adds shadow memory for everything touched at the peak.
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+// GCC says so with __SANITIZE_*__, clang with __has_feature.
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define SPARTS_SANITIZER_ALLOCATOR 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__) || defined(SPARTS_SANITIZER_ALLOCATOR)
 constexpr bool kSanitizerAllocator = true;
 #else
 constexpr bool kSanitizerAllocator = false;

@@ -340,7 +340,8 @@ TEST_CASE("e2e: /metrics is valid Prometheus text and its counters follow a game
         {"process_resident_memory_bytes", "gauge"},
     };
     for (const auto& [name, type] : promised) {
-        CAPTURE(name);
+        const std::string metric_name = name;  // clang 15 cannot capture a structured binding
+        CAPTURE(metric_name);
         REQUIRE(before.families.contains(name));
         CHECK(before.families.at(name).type == type);
         CHECK(before.families.at(name).help.value_or("").size() > 0);

@@ -133,7 +133,8 @@ TEST_CASE("e2e: SIGTERM mid-hand while clients play exits 0 with 1001 closes, an
     for (const auto& [seq, event] : told) {
         const std::string type = event.value("type", "");
         if (type == "game_started" || type == "seat_taken") continue;
-        CAPTURE(seq);
+        const auto event_seq = seq;  // clang 15 cannot capture a structured binding
+        CAPTURE(event_seq);
         REQUIRE(stored.contains(seq));
         CHECK(stored[seq] == event);
         ++compared;
@@ -144,7 +145,8 @@ TEST_CASE("e2e: SIGTERM mid-hand while clients play exits 0 with 1001 closes, an
     REQUIRE(rec.status == 200);
     const json record = json::parse(rec.body);
     for (const auto& [seat, seqs] : acks) {
-        CAPTURE(seat);
+        const auto acked_seat = seat;  // clang 15 cannot capture a structured binding
+        CAPTURE(acked_seat);
         std::size_t moves = 0;
         for (const auto& a : record.at("actions"))
             if (a.at("seat") == seat) ++moves;
@@ -155,12 +157,14 @@ TEST_CASE("e2e: SIGTERM mid-hand while clients play exits 0 with 1001 closes, an
             if ((e.value("type", "") == "card_played" || e.value("type", "") == "bid_made") && e.value("seat", -1) == seat)
                 move_seqs.push_back(seq);
         CAPTURE(json(move_seqs).dump());
-        CAPTURE(json(seqs).dump());
+        const std::string acked_seqs = json(seqs).dump();
+        CAPTURE(acked_seqs);
         CAPTURE(json(last_seqs).dump());
         CHECK(seqs.size() <= moves);
         CHECK(moves <= seqs.size() + 1);
         for (const auto seq : seqs) {
-            CAPTURE(seq);
+            const auto event_seq = seq;  // clang 15 cannot capture a structured binding
+        CAPTURE(event_seq);
             REQUIRE(stored.contains(seq));
             // The move itself is at or before the acknowledged seq, and made by this seat.
             bool found = false;

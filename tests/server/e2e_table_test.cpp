@@ -138,8 +138,14 @@ TEST_CASE("e2e: a seat that lets its turns run out is played by the server, mark
 
     // It acts again: it is back, and its turns are timed again.
     late.acting = true;
-    run_until(loop, g.all(), [&] { return count_events(seen, "seat_returned", 1) > 0 && late.actions > 0 && !late.awaiting(); },
-              "seat 1 to return", Millis(60'000));
+    // Every seat is told, each over its own connection: wait for all of them, not only the first.
+    const auto all_told = [&] {
+        for (const auto& b : g.bots)
+            if (count_events(*b, "seat_returned", 1) == 0) return false;
+        return true;
+    };
+    run_until(loop, g.all(), [&] { return all_told() && late.actions > 0 && !late.awaiting(); }, "seat 1 to return",
+              Millis(60'000));
     for (const auto& b : g.bots) CHECK(count_events(*b, "seat_returned", 1) == 1);
     const std::vector<std::string> after = seat_1_story();
     REQUIRE(after.size() >= 8);
