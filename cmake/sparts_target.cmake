@@ -58,6 +58,16 @@ function(sparts_target_defaults tgt)
   endif()
 endfunction()
 
+# SPARTS_HOT_OPTIONS (CMakeLists.txt) on a target that games run through. A target that reuses
+# another's precompiled header (REUSE_FROM) must get them too: a header compiled at another -O
+# level is refused.
+function(sparts_hot_code tgt)
+  if(SPARTS_HOT_OPTIONS)
+    separate_arguments(hot_options UNIX_COMMAND "${SPARTS_HOT_OPTIONS}")
+    target_compile_options(${tgt} PRIVATE ${hot_options})
+  endif()
+endfunction()
+
 # Precompiled headers: the heavy third-party headers (Boost.Asio and Beast,
 # nlohmann/json, spdlog and fmt, doctest) are parsed once per family of targets
 # instead of once per source file. A family's first target compiles them

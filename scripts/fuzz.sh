@@ -8,11 +8,12 @@
 #   scripts/fuzz.sh [SECONDS | hour] [TARGET...]
 #
 # SECONDS: fuzzing time per target (default 60); "hour": 900 s per target, an
-# hour for the four, fuzzing on after a crash (fork mode) so that one bug does
-# not hide the next. TARGETs: parse_request, parse_game_record, archive_api,
-# game_apply (default: all). Environment: BUILD_DIR (build-fuzz), CXX_FUZZ
-# (clang++-15), FUZZ_JOBS (build jobs, nproc), FUZZ_KEEP_GOING=1 (fork mode
-# for any time).
+# hour of fuzzing for the four (half an hour on two cores), fuzzing on after a
+# crash (fork mode) so that one bug does not hide the next. TARGETs:
+# parse_request, parse_game_record, archive_api, game_apply (default: all).
+# Environment: BUILD_DIR (build-fuzz), CXX_FUZZ (clang++-15), FUZZ_JOBS (build
+# jobs, nproc), FUZZ_PARALLEL (targets fuzzed at once, nproc), FUZZ_KEEP_GOING=1
+# (fork mode for any time).
 #
 # One crash input is kept per bug: a new crash whose signature (the sanitizer's
 # summary, the first frame in our code, the oracle's message) is that of a saved
@@ -49,7 +50,9 @@ build=${BUILD_DIR:-build-fuzz}
 cxx=${CXX_FUZZ:-clang++-15}
 launcher=()
 command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
-cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER="$cxx" "${launcher[@]}" \
+# -O1 with line tables, as OSS-Fuzz builds: quick to compile, and a crash still names file and line.
+cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -gline-tables-only -DNDEBUG" \
+      -DCMAKE_CXX_COMPILER="$cxx" "${launcher[@]}" \
       -DSPARTS_FUZZ=ON -DSPARTS_BUILD_TESTS=OFF -DSPARTS_BUILD_BENCH=OFF >/dev/null
 cmake --build "$build" -j "${FUZZ_JOBS:-$(nproc)}" --target "${targets[@]/#/fuzz_}"
 
@@ -84,24 +87,34 @@ for t in "${targets[@]}"; do
   done < <(inputs "fuzz/regressions/$t")
 done
 
-# 2. Fuzzing, one target at a time. New corpus entries go to $build/corpus/<target>
-# (the seeds in fuzz/corpus/<target> are read, never written); crash inputs to
-# $build/artifacts/<target>/, then one a bug to fuzz/regressions/<target>/.
+# 2. Fuzzing, FUZZ_PARALLEL targets at a time (default: one a core). New corpus entries go to
+# $build/corpus/<target> (the seeds in fuzz/corpus/<target> are read, never written); crash
+# inputs to $build/artifacts/<target>/, then one a bug to fuzz/regressions/<target>/.
+fuzz_target() {
+  local t=$1 status=0
+  local dict=() mode=()
+  [ -f "fuzz/dict/$t.dict" ] && dict=(-dict="fuzz/dict/$t.dict")
+  [ "$keep_going" = 1 ] && mode=(-fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1)
+  "$build/fuzz/fuzz_$t" "$build/corpus/$t" "fuzz/corpus/$t" "${dict[@]}" "${mode[@]}" -max_len="$(max_len "$t")" \
+    -max_total_time="$seconds" -timeout=10 -print_final_stats=1 -artifact_prefix="$build/artifacts/$t/" \
+    >"$build/fuzz-$t.log" 2>&1 || status=$?
+  echo "$status" >"$build/fuzz-$t.status"
+}
+parallel=${FUZZ_PARALLEL:-$(nproc)}
+for t in "${targets[@]}"; do
+  rm -rf "$build/artifacts/$t"
+  mkdir -p "$build/corpus/$t" "$build/artifacts/$t" "$build/crashes/$t"
+  echo "== fuzz_$t: ${seconds}s, max_len $(max_len "$t")$([ "$keep_going" = 1 ] && echo ", fork mode")"
+  fuzz_target "$t" &
+  while [ "$(jobs -rp | wc -l)" -ge "$parallel" ]; do wait -n || true; done
+done
+wait
+
 for t in "${targets[@]}"; do
   work=$build/corpus/$t
   artifacts=$build/artifacts/$t
-  rm -rf "$artifacts"
-  mkdir -p "$work" "$artifacts" "$build/crashes/$t"
-  dict=()
-  [ -f "fuzz/dict/$t.dict" ] && dict=(-dict="fuzz/dict/$t.dict")
-  mode=()
-  [ "$keep_going" = 1 ] && mode=(-fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1)
-  echo "== fuzz_$t: ${seconds}s, max_len $(max_len "$t")${mode:+, fork mode}"
-  status=0
-  "$build/fuzz/fuzz_$t" "$work" "fuzz/corpus/$t" "${dict[@]}" "${mode[@]}" -max_len="$(max_len "$t")" \
-    -max_total_time="$seconds" -timeout=10 -print_final_stats=1 -artifact_prefix="$artifacts/" \
-    >"$build/fuzz-$t.log" 2>&1 || status=$?
-
+  status=$(cat "$build/fuzz-$t.status")
+  echo "== fuzz_$t:"
   new=0 dups=0 examined=0 unexamined=0
   while IFS= read -r -d '' f; do
     # A symbolized crash report takes a second: past 100 (a fork-mode run that keeps
