@@ -44,7 +44,12 @@ function(sparts_target_defaults tgt)
     # (std_fenced_block). That is the only warning -Wtsan gives. The fence is not what
     # orders a handler after its posting (the scheduler's and strand's mutexes do, and
     # TSan sees those); a fence TSan missed would show as a false report, never hide one.
-    target_compile_options(${tgt} PUBLIC -fsanitize=thread -fno-omit-frame-pointer -g -O1 -Wno-tsan)
+    target_compile_options(${tgt} PUBLIC -fsanitize=thread -fno-omit-frame-pointer -O1)
+    if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
+      target_compile_options(${tgt} PUBLIC -g -Wno-tsan)
+    else()
+      target_compile_options(${tgt} PUBLIC -gline-tables-only)  # clang (scripts/tsan.sh): file and line, quicker
+    endif()
     target_link_options(${tgt} PUBLIC -fsanitize=thread)
   endif()
   # --- end SPARTS_TSAN ------------------------------------------------------

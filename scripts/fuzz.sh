@@ -5,8 +5,9 @@
 # Fails if a regression input still crashes or if fuzzing finds a crash; a new
 # crash input is written to fuzz/regressions/<target>/ (commit it with the fix).
 #
-#   scripts/fuzz.sh [SECONDS | hour] [TARGET...]
+#   scripts/fuzz.sh [SECONDS | hour | build] [TARGET...]
 #
+# build: only build the targets (CI builds them while its tests run).
 # SECONDS: fuzzing time per target (default 60); "hour": 900 s per target, an
 # hour of fuzzing for the four (half an hour on two cores), fuzzing on after a
 # crash (fork mode) so that one bug does not hide the next. TARGETs:
@@ -28,7 +29,12 @@ if [ "$seconds" = hour ]; then
   seconds=900
   keep_going=1
 fi
-case "$seconds" in '' | *[!0-9]*) echo "usage: scripts/fuzz.sh [SECONDS | hour] [TARGET...]" >&2; exit 2 ;; esac
+build_only=0
+if [ "$seconds" = build ]; then
+  build_only=1
+  seconds=0
+fi
+case "$seconds" in '' | *[!0-9]*) echo "usage: scripts/fuzz.sh [SECONDS | hour | build] [TARGET...]" >&2; exit 2 ;; esac
 all_targets=(parse_request parse_game_record archive_api game_apply)
 targets=("$@")
 [ ${#targets[@]} -eq 0 ] && targets=("${all_targets[@]}")
@@ -55,6 +61,7 @@ cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_F
       -DCMAKE_CXX_COMPILER="$cxx" "${launcher[@]}" \
       -DSPARTS_FUZZ=ON -DSPARTS_BUILD_TESTS=OFF -DSPARTS_BUILD_BENCH=OFF >/dev/null
 cmake --build "$build" -j "${FUZZ_JOBS:-$(nproc)}" --target "${targets[@]/#/fuzz_}"
+[ "$build_only" = 1 ] && exit 0
 
 inputs() { find "$1" -maxdepth 1 -type f ! -name 'README*' ! -name '.*' -print0 | sort -z; }
 

@@ -10,11 +10,11 @@
 #
 # The sanitizer build is made to compile fast, since CI builds it from nothing
 # each time: clang 15 (CXX_SANITIZE, default clang++-15; GCC works too, about
-# three times slower to compile), -O0 for the tests and tools but -O1 for the
-# code games run through (SPARTS_HOT_OPTIONS: the engine, protocol, storage,
-# the server), line tables only for the reports' file and line, precompiled
-# headers, and no benchmarks or load generator. ASAN_OPTIONS and UBSAN_OPTIONS
-# default to stopping at the first report.
+# three times slower to compile), -O0 but for the code every game runs
+# through (SPARTS_HOT_OPTIONS=-O1: the engine and the protocol's JSON, and the
+# tests that play thousands of games), line tables only for the reports' file
+# and line, precompiled headers, and no benchmarks or load generator.
+# ASAN_OPTIONS and UBSAN_OPTIONS default to stopping at the first report.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
@@ -31,8 +31,8 @@ test_jobs=${TEST_JOBS:-$(( 2 * jobs ))}
 
 if [ "$sanitize" = "ON" ]; then
   cxx=${CXX_SANITIZE:-clang++-15}
-  debug=-gline-tables-only
-  case "$cxx" in *g++*) debug=-g1 ;; esac
+  debug=-g1  # GCC: line tables and little else
+  case "$cxx" in *clang*) debug=-gline-tables-only ;; esac
   type_flags=(-DCMAKE_CXX_COMPILER="$cxx" -DCMAKE_BUILD_TYPE=RelWithDebInfo
               "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O0 $debug -DNDEBUG" -DSPARTS_HOT_OPTIONS=-O1
               -DSPARTS_PCH=ON -DSPARTS_BUILD_BENCH=OFF)

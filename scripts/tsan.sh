@@ -19,8 +19,12 @@ build=${BUILD_DIR:-build-tsan}
 jobs=${JOBS:-2}
 targets=(server_tests storage_tests sparts_server_main sparts_cli sparts_bot)
 
-cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSPARTS_TSAN=ON \
-      -DSPARTS_SANITIZE=OFF -DSPARTS_BUILD_BENCH=OFF -DCMAKE_CXX_COMPILER_LAUNCHER=ccache >/dev/null
+# clang 15 (CXX_TSAN) compiles this about three times faster than GCC 12 (CXX_TSAN=g++ works).
+launcher=()
+command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+cmake -S . -B "$build" -G Ninja -DCMAKE_CXX_COMPILER="${CXX_TSAN:-clang++-15}" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+      "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-DNDEBUG" -DSPARTS_TSAN=ON -DSPARTS_SANITIZE=OFF -DSPARTS_BUILD_BENCH=OFF \
+      "${launcher[@]}" >/dev/null
 cmake --build "$build" -j "$jobs" --target "${targets[@]}"
 
 reports=$(realpath "$build")/tsan-report
