@@ -85,7 +85,9 @@ TEST_CASE("e2e: a client that drops mid-hand resumes with exactly the events it 
     back.hand = a.hand;
     const auto missed_until = *watcher.last_seq;
     std::vector<Bot*> table = {&back, &g.seat(1), &g.seat(2), &g.seat(3), &watcher};
-    run_until(loop, table, [&] { return back.games_over > 0 && watcher.games_over > 0; }, "game over after the resume");
+    // Each connection hears of the game's end on its own: wait for every one that is compared below.
+    run_until(loop, table, [&] { return back.games_over > 0 && watcher.games_over > 0 && g.seat(1).games_over > 0; },
+              "game over after the resume");
     check_problems(table);
 
     // It got every event from last + 1 on, in order: first those it missed,
