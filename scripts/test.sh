@@ -35,11 +35,11 @@ if [ "$sanitize" = "ON" ]; then
   case "$cxx" in *clang*) debug=-gline-tables-only ;; esac
   type_flags=(-DCMAKE_CXX_COMPILER="$cxx" -DCMAKE_BUILD_TYPE=RelWithDebInfo
               "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O0 $debug -DNDEBUG" -DSPARTS_HOT_OPTIONS=-O1
-              -DSPARTS_PCH=ON -DSPARTS_BUILD_BENCH=OFF)
+              -DSPARTS_PCH=ON -DSPARTS_UNITY=ON -DSPARTS_BUILD_BENCH=OFF)
   export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
   export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 else
-  type_flags=(-DCMAKE_BUILD_TYPE="${BUILD_TYPE:-Release}" -DSPARTS_HOT_OPTIONS=)
+  type_flags=(-DCMAKE_BUILD_TYPE="${BUILD_TYPE:-Release}" -DSPARTS_HOT_OPTIONS= -DSPARTS_UNITY=OFF)
 fi
 
 t0=$(date +%s)

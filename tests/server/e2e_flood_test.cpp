@@ -111,8 +111,9 @@ TEST_CASE("e2e: after a flood of players and tables, closed tables and idle play
     REQUIRE(wait_metric(port, "sparts_players_in_memory", 0, std::chrono::seconds(30)));
     const double baseline = metric(port, "process_resident_memory_bytes");
 
-    // The flood: a player and a table for each of many connections, one after another.
-    constexpr int kPlayers = 3000;
+    // The flood: a player and a table for each of many connections, one after another. Under a
+    // sanitizer, whose allocator keeps what is freed (no RSS check), a third of it shows the freeing.
+    constexpr int kPlayers = kSanitizerAllocator ? 1000 : 3000;
     std::string first_token, first_player;
     std::vector<std::unique_ptr<TestClient>> open;
     for (int i = 0; i < kPlayers; ++i) {
