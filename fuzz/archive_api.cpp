@@ -9,11 +9,6 @@
 //     records, as `sparts verify` checks it.
 // Any violation aborts; so does an exception out of archive_api (the server
 // would lose the connection's thread to it).
-//
-// FUZZ_SKIP_KNOWN_UTF8=1 in the environment: a type_error.316 out of archive_api
-// (bytes that are not UTF-8 echoed into the JSON of an error: a known bug, being
-// fixed on main) ends the input instead of aborting, so that fuzzing can go past
-// it. Remove the knob once the fix is merged.
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -98,14 +93,6 @@ void check(std::string_view target, const server::ApiResponse& r) {
         fail("a game without all of its events", target, r.body);
 }
 
-bool skip_known_utf8() {
-    static const bool skip = [] {
-        const char* v = std::getenv("FUZZ_SKIP_KNOWN_UTF8");
-        return v && std::string_view(v) == "1";
-    }();
-    return skip;
-}
-
 }  // namespace
 
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
@@ -116,15 +103,7 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     std::string target(reinterpret_cast<const char*>(data), size);
     if (!target.starts_with("/api/")) target.insert(0, "/api/");
-    if (skip_known_utf8()) {
-        try {
-            check(target, server::archive_api(target, &store()));
-        } catch (const nlohmann::json::type_error& e) {
-            if (e.id != 316) throw;
-        }
-    } else {
-        check(target, server::archive_api(target, &store()));
-    }
+    check(target, server::archive_api(target, &store()));
     check(target, server::archive_api(target, nullptr));
     return 0;
 }
