@@ -66,11 +66,16 @@ endfunction()
 # SPARTS_HOT_OPTIONS (CMakeLists.txt) on a target that games run through. A target that reuses
 # another's precompiled header (REUSE_FROM) must get them too: a header compiled at another -O
 # level is refused.
+# SPARTS_HOT_OPTION_LIST is the same as a list (tests/CMakeLists.txt gives it to single sources).
+separate_arguments(SPARTS_HOT_OPTION_LIST UNIX_COMMAND "${SPARTS_HOT_OPTIONS}")
 function(sparts_hot_code tgt)
-  if(SPARTS_HOT_OPTIONS)
-    separate_arguments(hot_options UNIX_COMMAND "${SPARTS_HOT_OPTIONS}")
-    target_compile_options(${tgt} PRIVATE ${hot_options})
-  endif()
+  target_compile_options(${tgt} PRIVATE ${SPARTS_HOT_OPTION_LIST})
+endfunction()
+
+# SPARTS_UNITY (CMakeLists.txt): the target's sources compiled four to a unit, which parses the
+# headers and instantiates the templates they share once a unit rather than once a file.
+function(sparts_unity tgt)
+  set_target_properties(${tgt} PROPERTIES UNITY_BUILD ${SPARTS_UNITY} UNITY_BUILD_BATCH_SIZE 4)
 endfunction()
 
 # Precompiled headers: the heavy third-party headers (Boost.Asio and Beast,

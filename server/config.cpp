@@ -2,11 +2,11 @@
 
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <fstream>
 #include <functional>
-#include <algorithm>
 
 namespace sparts::server {
 

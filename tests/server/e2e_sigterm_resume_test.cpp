@@ -163,8 +163,7 @@ TEST_CASE("e2e: SIGTERM mid-hand while clients play exits 0 with 1001 closes, an
         CHECK(seqs.size() <= moves);
         CHECK(moves <= seqs.size() + 1);
         for (const auto seq : seqs) {
-            const auto event_seq = seq;  // clang 15 cannot capture a structured binding
-        CAPTURE(event_seq);
+            CAPTURE(seq);
             REQUIRE(stored.contains(seq));
             // The move itself is at or before the acknowledged seq, and made by this seat.
             bool found = false;
