@@ -140,40 +140,65 @@ export class ReplayView {
     }
     fill(this.headEl, optionsInWords(o.ruleset), ` · event ${this.position} of ${o.events}`,
       hand ? ` · hand ${hand.hand}` : "", trick ? `, trick ${trick}` : "");
-    // The controls are drawn again only when they change, so that they hold still while playing.
-    const controlsKey = JSON.stringify([this.playing, this.ended, this.position === 0, hand?.hand ?? null, trick, this.speed]);
-    if (controlsKey !== this.controlsKey) {
-      this.controlsKey = controlsKey;
-      fill(this.controlsBox, this.controlsEl(hand, trick));
+    // The controls are built once and updated in place: a control drawn anew under the
+    // pointer loses the click or the choice being made on it (a replay that is playing
+    // changes trick every few events).
+    if (!this.controls) {
+      this.controls = this.controlsEl();
+      fill(this.controlsBox, this.controls.el);
     }
+    this.updateControls(hand, trick);
     this.nowEl.textContent = this.lastText || "\u00a0";
     fill(this.boardBox, this.boardEl());
     restoreFocus(this.el, key);
   }
 
-  controlsEl(hand, trick) {
+  controlsEl() {
     const o = this.outline;
-    const handSelect = h("select", { id: "replay-hand", dataset: { focusKey: "hand" }, onchange: (e) => this.seek({ hand: Number(e.target.value) }) },
-      o.hands.map((x) => h("option", { value: String(x.hand), selected: hand?.hand === x.hand }, `Hand ${x.hand}`)));
-    const current = hand ?? o.hands[0];
-    const trickSelect = h("select", { id: "replay-trick", dataset: { focusKey: "trick" }, onchange: (e) => this.seek({ hand: current.hand, trick: Number(e.target.value) }) },
-      h("option", { value: "" }, "Trick…"),
-      (current?.tricks ?? []).map((_, i) => h("option", { value: String(i + 1), selected: trick === i + 1 }, `Trick ${i + 1}`)));
-    return h("div", { class: "card-panel controls", role: "toolbar", "aria-label": "Replay controls" },
+    const c = {};
+    c.hand = h("select", { id: "replay-hand", dataset: { focusKey: "hand" }, onchange: (e) => this.seek({ hand: Number(e.target.value) }) },
+      o.hands.map((x) => h("option", { value: String(x.hand) }, `Hand ${x.hand}`)));
+    c.trick = h("select", { id: "replay-trick", dataset: { focusKey: "trick" }, onchange: (e) => {
+      if (e.target.value) this.seek({ hand: c.trickHand, trick: Number(e.target.value) });
+    } });
+    c.back = h("button", { type: "button", dataset: { focusKey: "back" }, onclick: () => this.seek({ position: Math.max(0, this.position - 1) }) }, "◀ Back");
+    c.step = h("button", { type: "button", id: "replay-step", dataset: { focusKey: "step" }, onclick: () => { this.playing = false; this.control("step"); this.render(); } }, "Step ▶");
+    c.play = h("button", { type: "button", id: "replay-play", dataset: { focusKey: "play" }, onclick: () => {
+      this.playing = !this.playing;
+      this.control(this.playing ? "play" : "pause", this.playing ? { speed: this.speed } : {});
+      this.render();
+    } }, "▶ Play");
+    c.speed = h("select", { id: "replay-speed", dataset: { focusKey: "speed" }, onchange: (e) => {
+      this.speed = Number(e.target.value);
+      if (this.playing) this.control("play", { speed: this.speed });
+      this.render();
+    } }, SPEEDS.map((s) => h("option", { value: String(s) }, `${s} a second`)));
+    c.el = h("div", { class: "card-panel controls", role: "toolbar", "aria-label": "Replay controls" },
       h("button", { type: "button", dataset: { focusKey: "first" }, onclick: () => this.seek({ position: 0 }) }, "Start"),
-      h("button", { type: "button", dataset: { focusKey: "back" }, disabled: this.position === 0, onclick: () => this.seek({ position: Math.max(0, this.position - 1) }) }, "◀ Back"),
-      h("button", { type: "button", id: "replay-step", dataset: { focusKey: "step" }, disabled: this.ended, onclick: () => { this.playing = false; this.control("step"); } }, "Step ▶"),
-      this.playing
-        ? h("button", { type: "button", id: "replay-pause", dataset: { focusKey: "play" }, onclick: () => { this.playing = false; this.control("pause"); this.render(); } }, "Pause")
-        : h("button", { type: "button", id: "replay-play", dataset: { focusKey: "play" }, disabled: this.ended, onclick: () => { this.playing = true; this.control("play", { speed: this.speed }); this.render(); } }, "▶ Play"),
-      h("label", { for: "replay-speed" }, "Speed"),
-      h("select", { id: "replay-speed", dataset: { focusKey: "speed" }, onchange: (e) => {
-        this.speed = Number(e.target.value);
-        if (this.playing) this.control("play", { speed: this.speed });
-        this.render();
-      } }, SPEEDS.map((s) => h("option", { value: String(s), selected: s === this.speed }, `${s} a second`))),
-      h("label", { for: "replay-hand" }, "Jump to"), handSelect,
-      h("label", { for: "replay-trick", class: "sr-only" }, "Trick"), trickSelect);
+      c.back, c.step, c.play,
+      h("label", { for: "replay-speed" }, "Speed"), c.speed,
+      h("label", { for: "replay-hand" }, "Jump to"), c.hand,
+      h("label", { for: "replay-trick", class: "sr-only" }, "Trick"), c.trick);
+    return c;
+  }
+
+  updateControls(hand, trick) {
+    const c = this.controls;
+    const current = hand ?? this.outline.hands[0];
+    c.back.disabled = this.position === 0;
+    c.step.disabled = this.ended;
+    c.play.disabled = this.ended && !this.playing;
+    c.play.id = this.playing ? "replay-pause" : "replay-play";
+    c.play.textContent = this.playing ? "Pause" : "▶ Play";
+    c.speed.value = String(this.speed);
+    if (current) c.hand.value = String(current.hand);
+    if (c.trickHand !== current?.hand) {
+      // the tricks to jump to are the current hand's
+      c.trickHand = current?.hand;
+      fill(c.trick, h("option", { value: "" }, "Trick…"),
+        (current?.tricks ?? []).map((_, i) => h("option", { value: String(i + 1) }, `Trick ${i + 1}`)));
+    }
+    c.trick.value = trick ? String(trick) : "";
   }
 
   boardEl() {

@@ -260,6 +260,8 @@ test("a person plays a whole hand against three bots; reload and a lost connecti
   await page.selectOption("#replay-hand", "1");
   await page.locator("#replay-trick option[value='1']").waitFor({ state: "attached" });
   await page.selectOption("#replay-trick", "1");
+  // (the deal shows 52 cards from the game's start on: the jump has landed when the header says so)
+  await until(async () => /hand 1, trick 1$/.test(await page.locator(".table-head .muted").innerText()), "the jump to trick 1");
   await until(async () => (await page.locator(".replay-seat .card").count()) === 52, "52 cards in the hands");
   assert.equal(await page.locator(".replay-seat").count(), 4);
   await page.locator("#replay-step").click();
