@@ -63,7 +63,6 @@ int append(const Args& a) {
     for (int t = 0; t < a.tables; ++t) store->submit(table_rows("t" + std::to_string(t), t), nullptr);
     store->flush();
     const std::string action = R"({"card":"QS","type":"play"})";
-    const std::string event = R"({"card":"QS","seat":2,"type":"card_played"})";
     std::vector<std::uint64_t> seq(static_cast<std::size_t>(a.tables), 0);
     std::mutex m;
     std::condition_variable cv;
@@ -83,8 +82,7 @@ int append(const Args& a) {
         for (int t : go) {
             const std::string id = "t" + std::to_string(t);
             auto& s = seq[static_cast<std::size_t>(t)];
-            Batch b{AppendEvent{id, s + 1, 1, "card_played", event, 1, Cause{2, action}},
-                    AppendEvent{id, s + 2, 1, "trick_won", event, 1, std::nullopt}};
+            Batch b{EngineEvents{id, s + 1, 2, 1, 1, Cause{2, action}}};
             s += 2;
             events += 2;
             store->submit(std::move(b), [&, t] {
@@ -119,16 +117,18 @@ int open_tables(const Args& a) {
         b.push_back(StartGame{id, 1, seed, ruleset, R"([{"player":"p0","name":"P0"}])", 1});
         Game g = *Game::create(*rules, seed);
         std::uint64_t seq = 0;
-        for (const Event& e : g.start()) b.push_back(AppendEvent{id, ++seq, 1, event_name(e), to_json(e).dump(), 1, std::nullopt});
+        const auto dealt = g.start();
+        b.push_back(EngineEvents{id, seq + 1, static_cast<std::uint32_t>(dealt.size()), 1, 1, std::nullopt});
+        seq += dealt.size();
         for (int i = 0; i < a.actions && !g.over(); ++i) {
             Seat seat = 0;
             while (!((g.waiting_for() >> seat) & 1)) ++seat;
             const Action action = random_action(g.legal_moves(seat), rng);
             const auto applied = g.apply(seat, action);
             if (!applied) return 1;
-            std::optional<Cause> cause = Cause{seat, to_json(action).dump()};
-            for (const Event& e : *applied)
-                b.push_back(AppendEvent{id, ++seq, 1, event_name(e), to_json(e).dump(), 2, std::exchange(cause, std::nullopt)});
+            b.push_back(EngineEvents{id, seq + 1, static_cast<std::uint32_t>(applied->size()), 1, 2,
+                                     Cause{seat, to_json(action).dump()}});
+            seq += applied->size();
         }
         store->submit(std::move(b), nullptr);
     }

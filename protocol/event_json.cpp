@@ -136,4 +136,11 @@ json to_json(const Event& event, Viewer viewer) {
 
 json to_json(const GameOver& over) { return to_json(Event(over)); }
 
+bool is_secret(const Event& e) {
+    if (const auto* b = std::get_if<BidMade>(&e)) return b->secret;
+    return has_secret_cards(e);
+}
+
+json archive_json(const Event& event) { return is_secret(event) ? to_json(event) : to_json(event, kSpectator); }
+
 }  // namespace sparts

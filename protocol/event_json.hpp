@@ -20,4 +20,10 @@ nlohmann::json to_json(const Event& event, Viewer viewer);
 
 nlohmann::json to_json(const GameOver& over);
 
+// Whether some viewer sees less of the event than another (secret cards, a blind bid).
+bool is_secret(const Event& event);
+// The event as the archive keeps and serves it: a secret event whole, cards and
+// all (the archive shows only finished games); any other as everyone saw it.
+nlohmann::json archive_json(const Event& event);
+
 }  // namespace sparts

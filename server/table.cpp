@@ -25,12 +25,6 @@ namespace {
 
 constexpr std::size_t kMaxSpectators = 256;
 
-bool is_secret(const Event& e) {
-    if (const auto* b = std::get_if<BidMade>(&e)) return b->secret;
-    return std::holds_alternative<CardsDealt>(e) || std::holds_alternative<CardsPassed>(e) ||
-           std::holds_alternative<CardsReceived>(e) || std::holds_alternative<CenterTaken>(e);
-}
-
 Frame share(std::string s) { return std::make_shared<const std::string>(std::move(s)); }
 
 json seat_player(const std::string& id, const std::string& name) { return {{"id", id}, {"name", name}}; }
@@ -601,11 +595,16 @@ void Table::publish(std::span<const Event> events, std::optional<std::pair<Seat,
     if (cause) {
         hub_.metrics.actions.fetch_add(1, std::memory_order_relaxed);
         if (cause->second.kind == ActionKind::play) hub_.metrics.card_plays.fetch_add(1, std::memory_order_relaxed);
-        // Recovery replays the actions: the store keeps each on the first event it caused.
         if (events.empty()) throw std::logic_error("an action applied without an event");
         stored_cause = storage::Cause{cause->first, dump_text(to_json(cause->second))};
         actions_.push_back(*cause);
     }
+    // The store keeps the action (or that the game was dealt), not the events: the
+    // engine renders them again from the record, secret cards included.
+    store(storage::EngineEvents{id_, seq_ + 1, static_cast<std::uint32_t>(events.size()), game_number_, now_,
+                                std::move(stored_cause)});
+    const GameOver* game_over = nullptr;
+    std::string game_over_json;
     for (const Event& e : events) {
         for (BotMemory& m : memories_) m.observe(e);  // each redacts for its seat
         if (std::holds_alternative<HandStarted>(e)) history_.clear();  // a returning client older than this gets a snapshot
@@ -622,9 +621,6 @@ void Table::publish(std::span<const Event> events, std::optional<std::pair<Seat,
                     mine == everyone ? entry.everyone : share(event_frame(id_, entry.seq, mine));
             }
         }
-        // The store keeps everything, secret cards included; only the archive of a finished game shows them.
-        store(storage::AppendEvent{id_, entry.seq, game_number_, event_name(e), secret ? dump_text(to_json(e)) : body, now_,
-                                   std::exchange(stored_cause, std::nullopt)});
         if (const auto* scored = std::get_if<HandScored>(&e)) {
             hand_scored_sides_ = 0;
             for (const auto& side : scored->sides) {
@@ -634,14 +630,19 @@ void Table::publish(std::span<const Event> events, std::optional<std::pair<Seat,
         }
         deliver(entry);
         remember(std::move(entry));
-        if (const auto* over = std::get_if<GameOver>(&e)) on_game_over(*over, body);
+        if (const auto* over = std::get_if<GameOver>(&e)) {
+            game_over = over;
+            game_over_json = body;
+        }
     }
+    // After the last of the action's events, so that the table's own (the standings) follow them.
+    if (game_over) on_game_over(*game_over, game_over_json);
 }
 
 void Table::publish_table_event(json event) {
     const std::string body = dump_text(event);
     Entry entry{++seq_, share(envelope(id_, seq_, body)), {}};
-    store(storage::AppendEvent{id_, entry.seq, game_number_, event["type"].get<std::string>(), body, now_, std::nullopt});
+    store(storage::AppendEvent{id_, entry.seq, game_number_, event["type"].get<std::string>(), body, now_});
     deliver(entry);
     remember(std::move(entry));
 }

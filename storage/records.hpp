@@ -54,22 +54,33 @@ struct StartGame {
     std::string players;  // JSON array per seat: {"player":id,"name":...} or {"bot":true,"name":...}
     Millis at = 0;
 };
-// The action applied to the game that caused an event. It is stored with the
-// first event it caused: one row per event, not two (see storage/README.md).
+// The action applied to the game that caused engine events.
 struct Cause {
     int seat = 0;         // 250: the table itself (the game clock)
     std::string action;   // JSON
+
+    friend bool operator==(const Cause&, const Cause&) = default;
 };
-// One event of the table's stream, with everything in it (secret cards too):
-// the archive reveals them once the game is over; in-progress games are never served.
+// The engine's events seq .. seq + count - 1: the deal at a game's start (no
+// cause) or what one action caused. The store keeps the action, not the
+// events: the engine renders them again, byte for byte, from the game's
+// ruleset and seed (storage/game_log.hpp), secret cards included.
+struct EngineEvents {
+    std::string table;
+    std::uint64_t seq = 0;   // the first event's
+    std::uint32_t count = 0;
+    int game = 0;
+    Millis at = 0;
+    std::optional<Cause> cause;
+};
+// One of the table's own events (a seat taken, a time-out, the standings), kept as published.
 struct AppendEvent {
     std::string table;
     std::uint64_t seq = 0;
-    int game = 0;         // 0: between games
+    int game = 0;         // 0: before the first game
     std::string type;
     std::string payload;  // JSON
     Millis at = 0;
-    std::optional<Cause> cause;  // set on the first event of each action
 };
 struct FinishGame {
     std::string table;
@@ -78,7 +89,7 @@ struct FinishGame {
     Millis at = 0;
 };
 
-using Write = std::variant<PutPlayer, OpenTable, CloseTable, PutSeat, StartGame, AppendEvent, FinishGame>;
+using Write = std::variant<PutPlayer, OpenTable, CloseTable, PutSeat, StartGame, EngineEvents, AppendEvent, FinishGame>;
 
 // Everything one step of one table (or the lobby) writes: committed together or not at all.
 using Batch = std::vector<Write>;

@@ -91,6 +91,26 @@ DROP TABLE actions;
         R"sql(
 ALTER TABLE seats ADD COLUMN level TEXT NOT NULL DEFAULT '';  -- a bot's level; '' for a person
 )sql",
+        // 5: an append-only journal under one global key replaces the per-table event tree (a
+        // commit appends to its tail pages instead of rewriting a page of every busy table), and
+        // a finished game keeps one compact record: its actions, which the engine renders into
+        // its events again. The old events are folded into records by code (legacy_events.cpp),
+        // in the same transaction, and their table dropped.
+        R"sql(
+CREATE TABLE journal (
+  id        INTEGER PRIMARY KEY,    -- one increasing key for all tables: commits append at the tail
+  table_id  TEXT NOT NULL,
+  game      INTEGER NOT NULL,       -- 0: before the table's first game
+  seq       INTEGER NOT NULL,       -- the first event's
+  at_ms     INTEGER NOT NULL,
+  events    INTEGER NOT NULL,       -- how many events the row stands for
+  seat      INTEGER,                -- engine events: the acting seat, NULL for the deal
+  action    TEXT,                   -- engine events: the action (JSON), NULL for the deal
+  type      TEXT,                   -- a table event's type; NULL for the engine's events
+  payload   TEXT                    -- a table event's JSON
+);
+ALTER TABLE games ADD COLUMN record BLOB;  -- once finished: the game log (storage/game_log.hpp)
+)sql",
     };
     return all;
 }

@@ -1,6 +1,8 @@
 #include "storage/sqlite_store.hpp"
 
+#include <algorithm>
 #include <filesystem>
+#include <unordered_map>
 
 #include <SQLiteCpp/SQLiteCpp.h>
 #include <cerrno>
@@ -10,6 +12,9 @@
 #include <unistd.h>
 #include <spdlog/spdlog.h>
 #include <sqlite3.h>
+#include "storage/game_log.hpp"
+#include "storage/journal.hpp"
+#include "storage/legacy_events.hpp"
 #include "storage/schema.hpp"
 
 namespace sparts::storage {
@@ -51,11 +56,29 @@ std::string explain(const SQLite::Exception& e, const std::string& path) {
 
 }  // namespace
 
-// The writer's connection and its prepared statements; used on the writer thread only.
+namespace {
+
+// What the writer knows of each open table, in step with the journal: the game in
+// progress and its log so far (a few bytes an action, folded into the game's record
+// when it ends), and which journal row holds the table's latest event (a restart
+// numbers the table's next event from it).
+struct TableLog {
+    int game = 0;
+    bool playing = false;  // game `game` is in progress
+    std::int64_t last_row = 0;
+    std::uint64_t rows = 0;  // journal rows of the game in progress
+    std::optional<GameLogEncoder> log;
+};
+
+}  // namespace
+
+// The writer's connection, its prepared statements and what it knows of the open
+// tables; used on the writer thread only (and at open, before that thread starts).
 class SqliteStore::Writer {
 public:
-    explicit Writer(SQLite::Database db)
+    Writer(SQLite::Database db, const SqliteOptions& options)
         : db_(std::move(db)),
+          options_(options),
           put_player_(db_, "INSERT INTO players (id, token_hash, name, created_ms) VALUES (?, ?, ?, ?) "
                            "ON CONFLICT (id) DO UPDATE SET name = excluded.name"),
           open_table_(db_, "INSERT INTO tables (id, number, ruleset, preset, seats, private, invite, turn_seconds, creator, "
@@ -69,9 +92,8 @@ public:
           game_player_(db_, "INSERT OR IGNORE INTO game_players (table_id, game, player) "
                             "SELECT ?, ?, json_extract(value, '$.player') FROM json_each(?) "
                             "WHERE json_extract(value, '$.player') IS NOT NULL"),
-          append_event_(db_, "INSERT INTO events (table_id, seq, game, type, payload, at_ms, seat, action) "
-                             "VALUES (?, ?, ?, ?, ?, ?, ?, ?)"),
-          finish_game_(db_, "UPDATE games SET finished_ms = ?, result = ? WHERE table_id = ? AND game = ?") {}
+          journal_(db_),
+          finish_game_(db_, "UPDATE games SET finished_ms = ?, result = ?, record = ? WHERE table_id = ? AND game = ?") {}
 
     // Everything in one transaction, or nothing.
     void commit(const std::deque<Pending>& group) {
@@ -79,6 +101,101 @@ public:
         for (const Pending& p : group)
             for (const Write& w : p.batch) write(w);
         tx.commit();
+    }
+
+    // Reads back what the writer knows from the database: at open, and after a
+    // failed transaction (its rollback undid the changes on disk, not in memory).
+    // Returns what each open table's restart needs.
+    std::unordered_map<std::string, Recovered> reload() {
+        tables_.clear();
+        live_rows_ = 0;
+        journal_rows_ = 0;
+        head_ = 0;
+        std::unordered_map<std::string, Recovered> recovered;
+        SQLite::Statement open(db_, "SELECT t.id, COALESCE(g.game, 0), g.finished_ms IS NULL AND g.game IS NOT NULL "
+                                    "FROM tables t LEFT JOIN games g ON g.table_id = t.id AND g.game = "
+                                    "(SELECT MAX(game) FROM games WHERE table_id = t.id) WHERE t.closed_ms IS NULL");
+        while (open.executeStep()) {
+            TableLog& t = tables_[open.getColumn(0).getString()];
+            t.game = open.getColumn(1).getInt();
+            t.playing = open.getColumn(2).getInt() != 0;
+            recovered[open.getColumn(0).getString()];
+        }
+        std::unordered_map<std::string, std::vector<GameLogEntry>> games;
+        SQLite::Statement rows(db_, std::string("SELECT ") + kJournalColumns + " FROM journal ORDER BY id");
+        while (rows.executeStep()) {
+            JournalRow r = journal_row(rows);
+            if (journal_rows_++ == 0) head_ = r.id;
+            auto it = tables_.find(r.table);
+            if (it == tables_.end()) continue;  // a closed table's: removed by the next cleaning
+            Recovered& back = recovered[r.table];
+            const std::uint64_t last = r.entry.seq + r.entry.events - 1;
+            if (last >= back.last_seq) {
+                back.last_seq = last;
+                back.last_at = r.entry.at;
+                it->second.last_row = r.id;
+            }
+            if (it->second.playing && r.game == it->second.game) games[r.table].push_back(std::move(r.entry));
+        }
+        for (auto& [table, entries] : games) {
+            // Rows moved to the tail by a cleaning are out of order: seq gives it back.
+            std::sort(entries.begin(), entries.end(), [](const auto& a, const auto& b) { return a.seq < b.seq; });
+            TableLog& t = tables_[table];
+            t.log.emplace();
+            for (const GameLogEntry& e : entries) {
+                t.log->add(e);
+                if (e.cause) recovered[table].actions.push_back({e.cause->seat, e.cause->action, e.seq});
+            }
+            t.rows = entries.size();
+            live_rows_ += t.rows;
+        }
+        for (auto& [id, t] : tables_)
+            if (t.playing && !t.log) t.log.emplace();
+        return recovered;
+    }
+
+    // Rows that a restart or a record still needs: each open table's game in
+    // progress, and the row of its latest event.
+    std::uint64_t live_rows() const { return live_rows_ + tables_.size(); }
+    std::uint64_t journal_rows() const { return journal_rows_; }
+
+    bool cleaning_due() const {
+        return journal_rows_ > static_cast<std::uint64_t>(options_.journal_clean_rows) && journal_rows_ > 2 * live_rows();
+    }
+
+    // One step of cleaning the journal from its head: the oldest rows go, those still
+    // needed are appended again at the tail. Returns the rows removed.
+    std::uint64_t clean() {
+        SQLite::Transaction tx(db_, SQLite::TransactionBehavior::IMMEDIATE);
+        // Never past the tail: the rows appended again below must stay out of the cut.
+        const std::int64_t tail = db_.execAndGet("SELECT COALESCE(MAX(id), 0) FROM journal").getInt64();
+        const std::int64_t end = std::min(head_ + options_.journal_clean_step, tail + 1);
+        std::vector<JournalRow> keep;
+        std::uint64_t seen = 0;
+        {
+            SQLite::Statement rows(db_, std::string("SELECT ") + kJournalColumns + " FROM journal WHERE id < ? ORDER BY id");
+            rows.bind(1, end);
+            while (rows.executeStep()) {
+                ++seen;
+                JournalRow r = journal_row(rows);
+                auto it = tables_.find(r.table);
+                if (it != tables_.end() &&
+                    (it->second.last_row == r.id || (it->second.playing && r.game == it->second.game)))
+                    keep.push_back(std::move(r));
+            }
+        }
+        for (const JournalRow& r : keep) {
+            const std::int64_t id = journal_.insert(r.table, r.game, r.entry);
+            TableLog& t = tables_[r.table];
+            if (t.last_row == r.id) t.last_row = id;
+        }
+        SQLite::Statement cut(db_, "DELETE FROM journal WHERE id < ?");
+        cut.bind(1, end);
+        cut.exec();
+        tx.commit();
+        head_ = end;
+        journal_rows_ = journal_rows_ - seen + keep.size();
+        return seen - keep.size();
     }
 
     SQLite::Database& db() { return db_; }
@@ -96,6 +213,25 @@ private:
         }
         st.reset();
         st.clearBindings();
+    }
+
+    void journal(const std::string& table, int game, const GameLogEntry& e) {
+        const std::int64_t id = journal_.insert(table, game, e);
+        if (journal_rows_++ == 0) head_ = id;
+        TableLog& t = tables_[table];
+        t.last_row = id;
+        if (t.playing && t.game == game && t.log) {
+            t.log->add(e);
+            ++t.rows;
+            ++live_rows_;
+        }
+    }
+
+    void end_game(TableLog& t) {
+        live_rows_ -= t.rows;
+        t.rows = 0;
+        t.playing = false;
+        t.log.reset();
     }
 
     void write(const Write& w) {
@@ -119,12 +255,17 @@ private:
                            open_table_.bind(9, t.creator);
                            open_table_.bind(10, t.at);
                            run(open_table_);
+                           tables_[t.id];
                        },
                        [&](const CloseTable& c) {
                            close_table_.bind(1, c.at);
                            close_table_.bind(2, c.reason);
                            close_table_.bind(3, c.table);
                            run(close_table_);
+                           if (auto it = tables_.find(c.table); it != tables_.end()) {
+                               end_game(it->second);
+                               tables_.erase(it);
+                           }
                        },
                        [&](const PutSeat& s) {
                            put_seat_.bind(1, s.table);
@@ -148,37 +289,60 @@ private:
                            game_player_.bind(2, g.game);
                            game_player_.bind(3, g.players);
                            run(game_player_);
+                           TableLog& t = tables_[g.table];
+                           end_game(t);
+                           t.game = g.game;
+                           t.playing = true;
+                           t.log.emplace();
+                       },
+                       [&](const EngineEvents& e) {
+                           GameLogEntry entry;
+                           entry.seq = e.seq;
+                           entry.at = e.at;
+                           entry.events = e.count;
+                           entry.cause = e.cause;
+                           journal(e.table, e.game, entry);
                        },
                        [&](const AppendEvent& e) {
-                           append_event_.bind(1, e.table);
-                           append_event_.bind(2, as_int(e.seq));
-                           append_event_.bind(3, e.game);
-                           append_event_.bind(4, e.type);
-                           append_event_.bind(5, e.payload);
-                           append_event_.bind(6, e.at);
-                           if (e.cause) {
-                               append_event_.bind(7, e.cause->seat);
-                               append_event_.bind(8, e.cause->action);
-                           } else {
-                               append_event_.bind(7);
-                               append_event_.bind(8);
-                           }
-                           run(append_event_);
+                           GameLogEntry entry;
+                           entry.kind = GameLogEntry::Kind::table_event;
+                           entry.seq = e.seq;
+                           entry.at = e.at;
+                           entry.type = e.type;
+                           entry.payload = e.payload;
+                           journal(e.table, e.game, entry);
                        },
                        [&](const FinishGame& f) {
+                           TableLog& t = tables_[f.table];
                            finish_game_.bind(1, f.at);
                            finish_game_.bind(2, f.result);
-                           finish_game_.bind(3, f.table);
-                           finish_game_.bind(4, f.game);
+                           if (t.playing && t.game == f.game && t.log) {
+                               const std::string& bytes = t.log->bytes();
+                               finish_game_.bind(3, bytes.data(), static_cast<int>(bytes.size()));
+                           } else {
+                               spdlog::error("database: table {} game {} ends, but its log is not in progress: it "
+                                             "is kept without a record",
+                                             f.table, f.game);
+                               finish_game_.bind(3);
+                           }
+                           finish_game_.bind(4, f.table);
+                           finish_game_.bind(5, f.game);
                            run(finish_game_);
+                           if (t.game == f.game) end_game(t);
                        },
                    },
                    w);
     }
 
     SQLite::Database db_;
-    SQLite::Statement put_player_, open_table_, close_table_, put_seat_, start_game_, game_player_, append_event_,
-        finish_game_;
+    SqliteOptions options_;
+    SQLite::Statement put_player_, open_table_, close_table_, put_seat_, start_game_, game_player_;
+    JournalInsert journal_;
+    SQLite::Statement finish_game_;
+    std::unordered_map<std::string, TableLog> tables_;
+    std::uint64_t live_rows_ = 0;
+    std::uint64_t journal_rows_ = 0;
+    std::int64_t head_ = 0;
 };
 
 SqliteStore::SqliteStore(std::string path, SqliteOptions options) : path_(std::move(path)), options_(options) {}
@@ -220,14 +384,26 @@ Outcome<std::unique_ptr<SqliteStore>, std::string> SqliteStore::open(const std::
         // The event and action indexes take inserts from every open table at once:
         // a larger page cache keeps their hot pages in memory instead of re-reading them.
         db.exec("PRAGMA cache_size = -65536");
+        bool vacuum = false;
         for (int v = version; v < latest_schema_version(); ++v) {
             SQLite::Transaction tx(db, SQLite::TransactionBehavior::IMMEDIATE);
             db.exec(migrations()[static_cast<std::size_t>(v)]);
+            if (v + 1 == 5) {
+                const LegacyFold fold = fold_legacy_events(db);
+                if (fold.events > 0)
+                    spdlog::info("database {}: {} events folded into {} game records ({} kept event by event) and {} "
+                             "journal rows for the open tables",
+                             path, fold.events, fold.games, fold.verbatim_games, fold.journal_rows);
+                vacuum = fold.events > 0;
+            }
             db.exec("PRAGMA user_version = " + std::to_string(v + 1));
             tx.commit();
             spdlog::info("database {}: schema migrated to version {}", path, v + 1);
         }
-        store->writer_ = std::make_unique<Writer>(std::move(db));
+        // The events' pages, free once they are folded, are given back to the file system.
+        if (vacuum) db.exec("VACUUM");
+        store->writer_ = std::make_unique<Writer>(std::move(db), options);
+        store->recovered_ = store->writer_->reload();
     } catch (const SQLite::Exception& e) {
         return explain(e, path);
     }
@@ -276,7 +452,12 @@ void SqliteStore::run_writer() {
     for (;;) {
         {
             std::unique_lock lock(mutex_);
-            wake_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
+            // An idle writer cleans the journal too: the rows of the games that ended last.
+            if (!wake_.wait_for(lock, std::chrono::seconds(1), [&] { return stopping_ || !queue_.empty(); })) {
+                lock.unlock();
+                clean_journal();
+                continue;
+            }
             if (queue_.empty()) return;  // stopping, and everything is written
             group.swap(queue_);
         }
@@ -288,9 +469,16 @@ void SqliteStore::run_writer() {
             try {
                 // Between two commits the checkpointer may hold the gate for a log restart.
                 std::lock_guard gate(commit_gate_);
+                // A failed transaction was rolled back on disk, not in what the writer
+                // keeps in memory of the open tables: that is read back before the retry.
+                if (writer_dirty_) {
+                    writer_->reload();
+                    writer_dirty_ = false;
+                }
                 writer_->commit(group);
                 break;
             } catch (const SQLite::Exception& e) {
+                writer_dirty_ = true;
                 {
                     std::lock_guard lock(mutex_);
                     ++stats_.failed_commits;
@@ -326,6 +514,36 @@ void SqliteStore::run_writer() {
         }
         group.clear();
         committed_.notify_all();
+        clean_journal();
+    }
+}
+
+void SqliteStore::clean_journal() {
+    // Tables waiting for a commit come first: the cleaning goes a step at a time, and
+    // only while nothing is queued.
+    for (;;) {
+        {
+            std::lock_guard lock(mutex_);
+            stats_.journal_rows = writer_->journal_rows();
+            stats_.journal_live_rows = writer_->live_rows();
+            if (!queue_.empty() || stopping_) return;
+        }
+        try {
+            std::lock_guard gate(commit_gate_);
+            if (writer_dirty_) {
+                writer_->reload();
+                writer_dirty_ = false;
+            }
+            if (!writer_->cleaning_due()) return;
+            const std::uint64_t removed = writer_->clean();
+            std::lock_guard lock(mutex_);
+            stats_.journal_rows_removed += removed;
+            ++stats_.journal_cleanings;
+        } catch (const SQLite::Exception& e) {
+            spdlog::error("database {}: cleaning the journal failed, to be tried again: {}", path_, explain(e, path_));
+            writer_dirty_ = true;  // read back before the next commit or cleaning
+            return;
+        }
     }
 }
 
@@ -443,11 +661,8 @@ std::vector<OpenTableState> SqliteStore::open_tables() {
                              "SELECT id, number, ruleset, preset, seats, private, invite, turn_seconds, creator, created_ms "
                              "FROM tables WHERE closed_ms IS NULL ORDER BY number");
     SQLite::Statement seats(db, "SELECT seat, player, name, bot, level FROM seats WHERE table_id = ?");
-    SQLite::Statement game(db, "SELECT game, seed, finished_ms IS NOT NULL, started_ms FROM games WHERE table_id = ? "
-                               "ORDER BY game DESC LIMIT 1");
-    SQLite::Statement actions(db, "SELECT seat, action, seq FROM events WHERE table_id = ? AND game = ? "
-                                  "AND action IS NOT NULL ORDER BY seq");
-    SQLite::Statement last_seq(db, "SELECT seq, at_ms FROM events WHERE table_id = ? ORDER BY seq DESC LIMIT 1");
+    SQLite::Statement game(db, "SELECT game, seed, finished_ms IS NOT NULL, started_ms, record FROM games "
+                               "WHERE table_id = ? ORDER BY game DESC LIMIT 1");
     while (tables.executeStep()) {
         OpenTableState t;
         t.table.id = tables.getColumn(0).getString();
@@ -471,29 +686,32 @@ std::vector<OpenTableState> SqliteStore::open_tables() {
         }
         seats.reset();
         game.bind(1, t.table.id);
+        const Recovered& back = recovered_[t.table.id];
         if (game.executeStep()) {
             t.game = game.getColumn(0).getInt();
             t.seed = static_cast<std::uint64_t>(game.getColumn(1).getInt64());
             t.game_finished = game.getColumn(2).getInt() != 0;
             t.game_started = game.getColumn(3).getInt64();
+            if (!t.game_finished) {
+                t.actions = back.actions;
+            } else if (const auto record = game.getColumn(4); record.isNull()) {
+                spdlog::error("database {}: table {} game {} is over but has no record: it comes back dealt again", path_,
+                              t.table.id, t.game);
+            } else if (auto log = decode_game_log(std::string_view(static_cast<const char*>(record.getBlob()),
+                                                                   static_cast<std::size_t>(record.getBytes())));
+                       !log) {
+                spdlog::error("database {}: table {} game {}: its record is unreadable ({}): it comes back dealt again",
+                              path_, t.table.id, t.game, log.error());
+            } else {
+                t.actions = actions_of(*log);
+            }
         }
         game.reset();
-        if (t.game > 0) {
-            actions.bind(1, t.table.id);
-            actions.bind(2, t.game);
-            while (actions.executeStep())
-                t.actions.push_back({actions.getColumn(0).getInt(), actions.getColumn(1).getString(),
-                                     static_cast<std::uint64_t>(actions.getColumn(2).getInt64())});
-            actions.reset();
-        }
-        last_seq.bind(1, t.table.id);
-        if (last_seq.executeStep()) {
-            t.last_seq = static_cast<std::uint64_t>(last_seq.getColumn(0).getInt64());
-            t.last_event_at = last_seq.getColumn(1).getInt64();
-        }
-        last_seq.reset();
+        t.last_seq = back.last_seq;
+        t.last_event_at = back.last_at;
         out.push_back(std::move(t));
     }
+    recovered_.clear();  // read once, at start
     return out;
 }
 
@@ -570,29 +788,39 @@ ArchivePage SqliteStore::list_games(const ArchiveQuery& query) {
 }
 
 std::optional<ArchivedGame> SqliteStore::load_game(const std::string& table, int game) {
-    std::lock_guard lock(reader_mutex_);
-    if (!reader_) reader_ = open_reader();
-    SQLite::Statement q(*reader_,
-                        "SELECT table_id, game, preset, ruleset, players, result, started_ms, finished_ms, seed FROM games "
-                        "WHERE table_id = ? AND game = ? AND finished_ms IS NOT NULL");
-    q.bind(1, table);
-    q.bind(2, game);
-    if (!q.executeStep()) return std::nullopt;
     ArchivedGame g;
-    g.summary = summary_from(q);
-    g.seed = static_cast<std::uint64_t>(q.getColumn(8).getInt64());
-    SQLite::Statement a(*reader_, "SELECT seat, action, seq FROM events WHERE table_id = ? AND game = ? "
-                                  "AND action IS NOT NULL ORDER BY seq");
-    a.bind(1, table);
-    a.bind(2, game);
-    while (a.executeStep())
-        g.actions.push_back({a.getColumn(0).getInt(), a.getColumn(1).getString(), static_cast<std::uint64_t>(a.getColumn(2).getInt64())});
-    SQLite::Statement e(*reader_, "SELECT seq, game, type, payload, at_ms FROM events WHERE table_id = ? AND game = ? ORDER BY seq");
-    e.bind(1, table);
-    e.bind(2, game);
-    while (e.executeStep())
-        g.events.push_back({static_cast<std::uint64_t>(e.getColumn(0).getInt64()), e.getColumn(1).getInt(),
-                            e.getColumn(2).getString(), e.getColumn(3).getString(), e.getColumn(4).getInt64()});
+    std::string record;
+    {
+        std::lock_guard lock(reader_mutex_);
+        if (!reader_) reader_ = open_reader();
+        SQLite::Statement q(*reader_,
+                            "SELECT table_id, game, preset, ruleset, players, result, started_ms, finished_ms, seed, record "
+                            "FROM games WHERE table_id = ? AND game = ? AND finished_ms IS NOT NULL");
+        q.bind(1, table);
+        q.bind(2, game);
+        if (!q.executeStep()) return std::nullopt;
+        g.summary = summary_from(q);
+        g.seed = static_cast<std::uint64_t>(q.getColumn(8).getInt64());
+        if (q.getColumn(9).isNull()) {
+            spdlog::error("database {}: table {} game {} is over but has no record", path_, table, game);
+            return std::nullopt;
+        }
+        record.assign(static_cast<const char*>(q.getColumn(9).getBlob()), static_cast<std::size_t>(q.getColumn(9).getBytes()));
+    }
+    // The engine renders the events again, outside the lock: a few milliseconds for a long game.
+    auto log = decode_game_log(record);
+    if (!log) {
+        spdlog::error("database {}: table {} game {}: its record is unreadable: {}", path_, table, game, log.error());
+        return std::nullopt;
+    }
+    auto rendered = render(*log, g.summary.ruleset, g.seed, game);
+    if (!rendered) {
+        spdlog::error("database {}: table {} game {}: its record does not play back: {}", path_, table, game,
+                      rendered.error());
+        return std::nullopt;
+    }
+    g.actions = std::move(rendered->actions);
+    g.events = std::move(rendered->events);
     return g;
 }
 

@@ -18,6 +18,7 @@
 #include <memory>
 #include <mutex>
 #include <thread>
+#include <unordered_map>
 #include "protocol/outcome.hpp"
 #include "storage/store.hpp"
 
@@ -34,6 +35,8 @@ struct SqliteOptions {
     int wal_restart_pages = 8192;  // a log longer than this is restarted (RESTART checkpoint)
     std::int64_t wal_limit_bytes = 64LL * 1024 * 1024;  // a restarted log is cut back to this (journal_size_limit)
     int checkpoint_ms = 500;       // how often the checkpointer runs
+    int journal_clean_rows = 20000;  // the journal is cleaned once over this many rows and twice those still needed
+    int journal_clean_step = 4096;   // rows taken from its head at a time
 };
 
 class SqliteStore final : public Store {
@@ -59,18 +62,26 @@ private:
         Batch batch;
         std::function<void()> done;
     };
+    // What an open table's restart needs, read from the journal at open.
+    struct Recovered {
+        std::vector<StoredAction> actions;  // of its game in progress
+        std::uint64_t last_seq = 0;
+        Millis last_at = 0;
+    };
     class Writer;
 
     SqliteStore(std::string path, SqliteOptions options);
     void run_writer();
     void run_checkpointer();
     void checkpoint(sqlite3* db);
+    void clean_journal();
     std::unique_ptr<SQLite::Database> open_reader();
 
     std::string path_;
     SqliteOptions options_;
     int lock_fd_ = -1;
     std::unique_ptr<Writer> writer_;
+    bool writer_dirty_ = false;  // writer thread: a transaction failed, its memory of the tables is to be read again
     std::thread thread_;
     std::thread checkpointer_;
 
@@ -88,6 +99,7 @@ private:
     std::mutex commit_gate_;  // held by the writer for each commit, by the checkpointer for a log restart
     std::mutex reader_mutex_;
     std::unique_ptr<SQLite::Database> reader_;
+    std::unordered_map<std::string, Recovered> recovered_;  // until open_tables() takes it; under reader_mutex_
 };
 
 }  // namespace sparts::storage

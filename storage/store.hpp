@@ -52,6 +52,10 @@ public:
         std::int64_t last_checkpoint_log = 0;    // pages in the log at the last checkpoint
         std::int64_t last_checkpoint_pages = 0;  // pages it copied into the database
         std::int64_t database_bytes = 0;         // the database file's size on disk now
+        std::uint64_t journal_rows = 0;          // rows in the journal now
+        std::uint64_t journal_live_rows = 0;     // of them, still needed (games in progress, each table's latest)
+        std::uint64_t journal_rows_removed = 0;  // by cleanings
+        std::uint64_t journal_cleanings = 0;
     };
     virtual Stats stats() const = 0;
 };

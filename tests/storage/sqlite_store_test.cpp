@@ -7,11 +7,15 @@
 #include <thread>
 #include <unistd.h>
 #include "storage/schema.hpp"
+#include "storage/game_log.hpp"
 #include "storage/sqlite_store.hpp"
+#include "storage/played_game.hpp"
 #include "storage/temp_file.hpp"
 
 using namespace sparts::storage;
+using sparts::test::PlayedGame;
 using sparts::test::TempDatabase;
+using sparts::test::play_game;
 
 namespace {
 
@@ -41,10 +45,33 @@ void commit(Store& store, Batch batch) {
 
 // A finished game of table `id`, started at `at`, with players p1 and p2.
 Batch a_finished_game(const std::string& id, int game, Millis at) {
-    const std::string players = R"([{"player":"p1","name":"Ann"},{"player":"p2","name":"Bo"},{"bot":true,"name":"Bot"},{"bot":true,"name":"Bot"}])";
-    return {StartGame{id, game, 42, R"({"preset":"spades","options":{}})", players, at},
-            AppendEvent{id, 7, game, "bid_made", R"({"type":"bid_made","seat":0,"bid":3})", at, Cause{0, R"({"type":"bid","bid":3})"}},
-            FinishGame{id, game, R"({"type":"game_over"})", at + 10}};
+    PlayedGame g = play_game(id, game, 42, 0, at);
+    REQUIRE(g.over);
+    // (the archive lists by the time the game finished)
+    std::get<FinishGame>(g.writes.back()).at = at + 10;
+    return g.writes;
+}
+
+std::string text(const StoredEvent& e) {
+    return std::to_string(e.seq) + " " + std::to_string(e.game) + " " + e.type + " " + e.payload + " " + std::to_string(e.at);
+}
+
+void check_same_events(const std::vector<StoredEvent>& got, const std::vector<StoredEvent>& expected) {
+    REQUIRE(got.size() == expected.size());
+    for (std::size_t i = 0; i < got.size(); ++i) {
+        CAPTURE(i);
+        CHECK(text(got[i]) == text(expected[i]));
+    }
+}
+
+void check_same_actions(const std::vector<StoredAction>& got, const std::vector<StoredAction>& expected) {
+    REQUIRE(got.size() == expected.size());
+    for (std::size_t i = 0; i < got.size(); ++i) {
+        CAPTURE(i);
+        CHECK(got[i].seat == expected[i].seat);
+        CHECK(got[i].action == expected[i].action);
+        CHECK(got[i].seq == expected[i].seq);
+    }
 }
 
 ArchiveQuery query(std::function<void(ArchiveQuery&)> set) {
@@ -61,9 +88,10 @@ TEST_CASE("a new file gets the latest schema, in WAL mode") {
     CHECK(schema_version(db.path()) == latest_schema_version());
     SQLite::Database check(db.path(), SQLite::OPEN_READONLY);
     CHECK(check.execAndGet("PRAGMA journal_mode").getString() == "wal");
-    for (const char* table : {"players", "tables", "seats", "games", "game_players", "events"})
+    for (const char* table : {"players", "tables", "seats", "games", "game_players", "journal"})
         CHECK_MESSAGE(check.tableExists(table), table);
     CHECK_FALSE(check.tableExists("actions"));  // kept on their events since version 3
+    CHECK_FALSE(check.tableExists("events"));   // folded into records and the journal since version 5
 }
 
 TEST_CASE("every earlier schema version migrates to the latest, keeping its data") {
@@ -190,10 +218,9 @@ TEST_CASE("open tables come back after a restart with their seats, game and acti
         commit(*store, a_table("t1", 1));
         commit(*store, a_table("t2", 2));
         commit(*store, {StartGame{"t1", 1, 99, R"({"preset":"spades","options":{}})", R"([{"player":"p1","name":"Ann"}])", 5},
-                        AppendEvent{"t1", 1, 1, "game_started", "{}", 5, std::nullopt},
-                        AppendEvent{"t1", 2, 1, "bid_made", "{}", 6, Cause{0, R"({"type":"bid","bid":2})"}},
-                        AppendEvent{"t1", 3, 1, "bid_made", "{}", 7, Cause{1, R"({"type":"bid","bid":"nil"})"}},
-                        AppendEvent{"t1", 4, 1, "hand_over", "{}", 7, std::nullopt}});
+                        AppendEvent{"t1", 1, 1, "game_started", "{}", 5},
+                        EngineEvents{"t1", 2, 1, 1, 6, Cause{0, R"({"type":"bid","bid":2})"}},
+                        EngineEvents{"t1", 3, 2, 1, 7, Cause{1, R"({"type":"bid","bid":"nil"})"}}});
         commit(*store, {CloseTable{"t2", "abandoned", 9}});
     }
     auto store = must_open(db.path());
@@ -221,6 +248,7 @@ TEST_CASE("open tables come back after a restart with their seats, game and acti
     CHECK(t.actions[1].seat == 1);
     CHECK(t.actions[1].seq == 3);
     CHECK(t.last_seq == 4);
+    CHECK(t.last_event_at == 7);
 }
 
 TEST_CASE("the archive lists finished games only, filtered and in pages") {
@@ -257,9 +285,9 @@ TEST_CASE("the archive lists finished games only, filtered and in pages") {
     auto game = store->load_game("t3", 1);
     REQUIRE(game);
     CHECK(game->seed == 42);
-    CHECK(game->actions.size() == 1);
-    REQUIRE(game->events.size() == 1);
-    CHECK(game->events[0].type == "bid_made");
+    const PlayedGame expected = play_game("t3", 1, 42, 0, 3000);
+    check_same_actions(game->actions, expected.actions);
+    check_same_events(game->events, expected.events);
     CHECK_FALSE(store->load_game("t6", 1));
     CHECK_FALSE(store->load_game("t9", 1));
 }
@@ -275,7 +303,7 @@ TEST_CASE("batches from many threads are committed in groups, each callback once
         threads.emplace_back([&, t] {
             const std::string id = "t" + std::to_string(t);
             for (int i = 0; i < kBatches; ++i)
-                store->submit({AppendEvent{id, static_cast<std::uint64_t>(i + 1), 1, "card_played", "{}", 1, std::nullopt}},
+                store->submit({EngineEvents{id, static_cast<std::uint64_t>(i + 1), 1, 1, 1, Cause{0, R"({"type":"bid","bid":1})"}}},
                               [&] { ++callbacks; });
         });
     for (auto& th : threads) th.join();
@@ -285,5 +313,5 @@ TEST_CASE("batches from many threads are committed in groups, each callback once
     CHECK(stats.batches == kThreads * kBatches + kThreads);
     CHECK(stats.commits < stats.batches);  // grouped
     SQLite::Database check(db.path(), SQLite::OPEN_READONLY);
-    CHECK(check.execAndGet("SELECT COUNT(*) FROM events").getInt() == kThreads * kBatches);
+    CHECK(check.execAndGet("SELECT COUNT(*) FROM journal").getInt() == kThreads * kBatches);
 }

@@ -1,0 +1,75 @@
+// A game as the store keeps it: the actions that caused the engine's events
+// (which the engine renders again, byte for byte, from the ruleset and seed)
+// and the table's own events (seats taken, time-outs, standings) verbatim,
+// each with its place in the table's sequence and its time.
+//
+// `encode` packs it into a few bytes an action (storage/README.md gives the
+// layout); `render` plays it through the engine into the events and actions
+// the archive and the replay serve, exactly as they were published.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+#include "protocol/outcome.hpp"
+#include "storage/records.hpp"
+
+namespace sparts::storage {
+
+struct GameLogEntry {
+    enum class Kind : std::uint8_t {
+        engine,       // `events` events of the engine: the deal (no cause) or an action's
+        table_event,  // one event verbatim: `type` and `payload`
+    };
+    Kind kind = Kind::engine;
+    std::uint64_t seq = 0;  // the first event's
+    Millis at = 0;
+    std::uint32_t events = 1;
+    std::optional<Cause> cause;
+    std::string type;
+    std::string payload;
+
+    friend bool operator==(const GameLogEntry&, const GameLogEntry&) = default;
+};
+
+struct GameLog {
+    // Every event verbatim, none rendered: what a migrated game whose stored
+    // events the engine no longer renders the same way keeps (see storage/README.md).
+    bool verbatim = false;
+    std::vector<GameLogEntry> entries;
+};
+
+// Appends entries to an encoded log one at a time: the store keeps a game in
+// progress this way, a few bytes an action, until the game is over.
+class GameLogEncoder {
+public:
+    explicit GameLogEncoder(bool verbatim = false);
+    void add(const GameLogEntry& entry);
+    const std::string& bytes() const { return bytes_; }
+    std::uint64_t next_seq() const { return next_seq_; }
+
+private:
+    std::string bytes_;
+    std::uint64_t next_seq_ = 0;
+    Millis last_at_ = 0;
+};
+
+std::string encode(const GameLog& log);
+Outcome<GameLog, std::string> decode_game_log(std::string_view bytes);
+
+struct RenderedGame {
+    std::vector<StoredEvent> events;
+    std::vector<StoredAction> actions;
+};
+
+// The game's events and actions. `ruleset` is the game's ruleset JSON.
+Outcome<RenderedGame, std::string> render(const GameLog& log, const std::string& ruleset, std::uint64_t seed, int game);
+
+// The actions alone (what a table rebuilt after a restart applies), without the engine.
+std::vector<StoredAction> actions_of(const GameLog& log);
+
+// Whether an event type is one of the engine's (else it is the table's own).
+bool is_engine_event(std::string_view type);
+
+}  // namespace sparts::storage

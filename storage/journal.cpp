@@ -1,0 +1,61 @@
+#include "storage/journal.hpp"
+
+namespace sparts::storage {
+
+JournalRow journal_row(SQLite::Statement& q) {
+    JournalRow r;
+    r.id = q.getColumn(0).getInt64();
+    r.table = q.getColumn(1).getString();
+    r.game = q.getColumn(2).getInt();
+    GameLogEntry& e = r.entry;
+    e.seq = static_cast<std::uint64_t>(q.getColumn(3).getInt64());
+    e.at = q.getColumn(4).getInt64();
+    e.events = static_cast<std::uint32_t>(q.getColumn(5).getInt64());
+    if (!q.getColumn(7).isNull()) e.cause = Cause{q.getColumn(6).getInt(), q.getColumn(7).getString()};
+    if (!q.getColumn(8).isNull()) {
+        e.kind = GameLogEntry::Kind::table_event;
+        e.type = q.getColumn(8).getString();
+        e.payload = q.getColumn(9).getString();
+    }
+    return r;
+}
+
+JournalInsert::JournalInsert(SQLite::Database& db)
+    : db_(db),
+      insert_(db, "INSERT INTO journal (table_id, game, seq, at_ms, events, seat, action, type, payload) "
+                  "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)") {}
+
+std::int64_t JournalInsert::insert(const std::string& table, int game, const GameLogEntry& e) {
+    insert_.bind(1, table);
+    insert_.bind(2, game);
+    insert_.bind(3, static_cast<std::int64_t>(e.seq));
+    insert_.bind(4, e.at);
+    insert_.bind(5, static_cast<std::int64_t>(e.events));
+    if (e.cause) {
+        insert_.bind(6, e.cause->seat);
+        insert_.bind(7, e.cause->action);
+    } else {
+        insert_.bind(6);
+        insert_.bind(7);
+    }
+    if (e.kind == GameLogEntry::Kind::table_event) {
+        insert_.bind(8, e.type);
+        insert_.bind(9, e.payload);
+    } else {
+        insert_.bind(8);
+        insert_.bind(9);
+    }
+    try {
+        insert_.exec();
+    } catch (const SQLite::Exception&) {
+        // Reset, or the retry of the whole commit would fail on this statement forever.
+        insert_.tryReset();
+        insert_.clearBindings();
+        throw;
+    }
+    insert_.reset();
+    insert_.clearBindings();
+    return db_.getLastInsertRowid();
+}
+
+}  // namespace sparts::storage
