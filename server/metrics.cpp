@@ -121,6 +121,12 @@ std::string store_metrics(storage::Store* store) {
     line(out, "sparts_db_last_checkpoint_pages", "gauge", "Pages the last checkpoint copied into the database.",
          d(st.last_checkpoint_pages));
     line(out, "sparts_db_bytes", "gauge", "The database file's size on disk.", d(st.database_bytes));
+    line(out, "sparts_db_journal_rows", "gauge", "Rows in the journal (engine steps and table events of open tables).",
+         d(st.journal_rows));
+    line(out, "sparts_db_journal_live_rows", "gauge",
+         "Journal rows still needed: games in progress and each open table's latest event.", d(st.journal_live_rows));
+    line(out, "sparts_db_journal_rows_removed_total", "counter", "Journal rows removed by cleanings.",
+         d(st.journal_rows_removed));
     return out.str();
 }
 
