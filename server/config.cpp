@@ -114,6 +114,9 @@ const std::vector<Setting>& settings() {
         number("wal-restart-pages", "WAL pages after which the checkpointer restarts the log", &C::wal_restart_pages,
                16, 1 << 24),
         number("wal-limit-bytes", "size a restarted WAL is cut back to", &C::wal_limit_bytes, 0, 1LL << 40),
+        number("db-commit-interval-us",
+               "under load, the store commits at most this often, many table steps at a time (0: each at once)",
+               &C::db_commit_interval_us, 0, 1000000),
         choice(
             "log-level", "the least severe messages logged", {"trace", "debug", "info", "warn", "error", "off"},
             [](C& c, const std::string& v) { c.log_level = v; }, [](const C& c) { return c.log_level; }),

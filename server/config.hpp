@@ -19,6 +19,7 @@ struct Config {
     bool db_sync_full = false;           // synchronous=FULL: survive power loss too, at a cost per commit
     int wal_restart_pages = 8192;        // a WAL longer than this is restarted by the checkpointer
     std::int64_t wal_limit_bytes = 64LL * 1024 * 1024;  // a restarted WAL is cut back to this size
+    int db_commit_interval_us = 1000;    // under load, commits at most this often (0: each at once)
     std::string log_level = "info";
     bool log_json = false;            // JSON lines instead of text
 

@@ -66,7 +66,9 @@ std::uint16_t Server::start() {
         auto opened = storage::SqliteStore::open(config_.database, {.sync_full = config_.db_sync_full,
                                                                     .retry_ms = 1000,
                                                                     .wal_restart_pages = config_.wal_restart_pages,
-                                                                    .wal_limit_bytes = config_.wal_limit_bytes});
+                                                                    .wal_limit_bytes = config_.wal_limit_bytes,
+                                                                    .commit_interval = std::chrono::microseconds(
+                                                                        config_.db_commit_interval_us)});
         if (!opened) throw std::runtime_error(opened.error());
         store_ = std::move(*opened);
         hub_.store = store_.get();

@@ -37,6 +37,9 @@ struct SqliteOptions {
     int checkpoint_ms = 500;       // how often the checkpointer runs
     int journal_clean_rows = 20000;  // the journal is cleaned once over this many rows and twice those still needed
     int journal_clean_step = 4096;   // rows taken from its head at a time
+    // Under load, commits at most this often, unless `commit_batches` table steps are waiting.
+    std::chrono::microseconds commit_interval{1000};
+    int commit_batches = 256;
 };
 
 class SqliteStore final : public Store {
@@ -81,6 +84,8 @@ private:
     SqliteOptions options_;
     int lock_fd_ = -1;
     std::unique_ptr<Writer> writer_;
+    using Clock = std::chrono::steady_clock;
+    Clock::time_point last_commit_{};  // writer thread
     bool writer_dirty_ = false;  // writer thread: a transaction failed, its memory of the tables is to be read again
     std::thread thread_;
     std::thread checkpointer_;
@@ -90,6 +95,8 @@ private:
     std::condition_variable committed_;
     std::condition_variable checkpoint_wake_;
     std::deque<Pending> queue_;
+    enum class WriterWait { none, any, enough };
+    WriterWait writer_wait_ = WriterWait::none;  // what the writer waits for now
     bool stopping_ = false;
     bool abandon_ = false;
     std::uint64_t submitted_ = 0;
