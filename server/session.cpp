@@ -315,17 +315,22 @@ void Session::do_write() {
         return;
     }
     // Everything queued, one message a line, in one WebSocket message (and one
-    // system call): the client asked for it in its hello.
+    // system call): the client asked for it in its hello. The frames are written
+    // where they are, not copied into one string: that string kept the capacity of
+    // the longest batch for the connection's life (tens of KiB a connection).
     constexpr std::size_t kMaxJoined = 64 * 1024;
-    batched_.clear();
+    static constexpr char kNewline = '\n';
+    gather_.clear();
     in_flight_ = 0;
+    std::size_t joined = 0;
     for (const Frame& f : queue_) {
-        if (in_flight_ > 0 && batched_.size() + f->size() + 1 > kMaxJoined) break;
-        if (in_flight_ > 0) batched_ += '\n';
-        batched_ += *f;
+        if (in_flight_ > 0 && joined + f->size() + 1 > kMaxJoined) break;
+        if (in_flight_ > 0) gather_.emplace_back(&kNewline, 1);
+        gather_.emplace_back(f->data(), f->size());
+        joined += f->size() + (in_flight_ > 0 ? 1 : 0);
         ++in_flight_;
     }
-    ws_.async_write(net::buffer(batched_), beast::bind_front_handler(&Session::on_write, shared_from_this()));
+    ws_.async_write(gather_, beast::bind_front_handler(&Session::on_write, shared_from_this()));
 }
 
 void Session::on_write(beast::error_code ec, std::size_t) {
@@ -342,6 +347,7 @@ void Session::on_write(beast::error_code ec, std::size_t) {
         queued_bytes_ -= queue_.front()->size();
         queue_.pop_front();
     }
+    if (gather_.capacity() > 64) std::vector<net::const_buffer>().swap(gather_);  // a long batch's list is not kept
     if (!queue_.empty()) return do_write();
     if (closing_) do_close();
 }

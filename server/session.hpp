@@ -101,7 +101,7 @@ private:
     bool writing_ = false;
     bool batch_ = false;            // the client asked for several messages a WebSocket message
     std::size_t in_flight_ = 0;     // frames of the queue's front in the write in flight
-    std::string batched_;            // their text, one a line, when batching
+    std::vector<boost::asio::const_buffer> gather_;  // their text and the newlines between, when batching
     bool closing_ = false;   // a close is wanted: nothing more is queued
     bool closed_ = false;    // async_close started or the socket is shut
     boost::beast::websocket::close_reason close_reason_;

@@ -125,7 +125,7 @@ Outcome<std::shared_ptr<Table>, std::string> Table::recover(Hub& hub, const stor
                 return "table " + t.id + ": action " + std::to_string(i) + " is refused on replay: " +
                        applied.error().message;
             scan(*applied);
-            x.actions_.emplace_back(static_cast<Seat>(a.seat), *action);
+            if (a.seat >= 0 && a.seat < kMaxSeats) ++x.seat_actions_[static_cast<std::size_t>(a.seat)];
         }
         if (x.rules_.game_clock_seconds > 0 && !x.game_->over()) {
             // The clock runs on from where it stood when the server stopped.
@@ -553,7 +553,7 @@ void Table::new_game() {
     game_.emplace(std::move(*created));
     ++game_number_;
     hub_.metrics.games_started.fetch_add(1, std::memory_order_relaxed);
-    actions_.clear();
+    seat_actions_.fill(0);
     note_holders();
     hand_scored_sides_ = 0;
     json players = json::array();
@@ -597,7 +597,7 @@ void Table::publish(std::span<const Event> events, std::optional<std::pair<Seat,
         if (cause->second.kind == ActionKind::play) hub_.metrics.card_plays.fetch_add(1, std::memory_order_relaxed);
         if (events.empty()) throw std::logic_error("an action applied without an event");
         stored_cause = storage::Cause{cause->first, dump_text(to_json(cause->second))};
-        actions_.push_back(*cause);
+        if (cause->first < kMaxSeats) ++seat_actions_[cause->first];
     }
     // The store keeps the action (or that the game was dealt), not the events: the
     // engine renders them again from the record, secret cards included.
@@ -830,11 +830,7 @@ BotLevel Table::level_of(int seat) const {
     return parse_bot_level(hub_.config.absent_bot_level).value_or(BotLevel::basic);
 }
 
-std::size_t Table::actions_by(Seat s) const {
-    std::size_t n = 0;
-    for (const auto& a : actions_) n += a.first == s;
-    return n;
-}
+std::size_t Table::actions_by(Seat s) const { return s < kMaxSeats ? seat_actions_[s] : 0; }
 
 bool Table::play_bot(Seat s, bool may_think_off_strand) {
     const BotLevel level = level_of(s);

@@ -168,7 +168,10 @@ private:
     std::vector<std::weak_ptr<Session>> spectators_;
     std::optional<Game> game_;
     int game_number_ = 0;
-    std::vector<std::pair<Seat, Action>> actions_;  // this game's, in order
+    // Actions each seat took this game: a bot that thought off the strand checks nothing moved
+    // meanwhile. (The whole list was kept for this, 40 bytes an action: most of a table's memory
+    // in a long game.)
+    std::array<std::uint32_t, kMaxSeats> seat_actions_{};
     // Who has held which seat during this game: a person who has seen one
     // seat's hand may take no other seat of the same game (see on_sit).
     std::vector<std::pair<std::string, int>> holders_;

@@ -41,14 +41,18 @@ def free_port():
         return s.getsockname()[1]
 
 
+EXTRA = []
+ENV = dict(os.environ)
+
+
 class Server:
     def __init__(self, binary, database):
         self.port = free_port()
         self.dir = tempfile.mkdtemp(prefix="sparts-figures-")
         db = "none" if database is None else os.path.join(self.dir, "sparts.db")
         self.db = None if database is None else db
-        self.proc = subprocess.Popen([binary, "--port", str(self.port), "--database", db] + LIMITS,
-                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.proc = subprocess.Popen([binary, "--port", str(self.port), "--database", db] + LIMITS + EXTRA,
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=ENV)
         for _ in range(300):
             try:
                 urllib.request.urlopen(f"http://127.0.0.1:{self.port}/healthz", timeout=1).read()
@@ -172,8 +176,12 @@ def main():
     p.add_argument("--server", required=True)
     p.add_argument("--load", required=True)
     p.add_argument("--seconds", type=int, default=30)
+    p.add_argument("--server-env", action="append", default=[], help="NAME=VALUE in the server's environment")
+    p.add_argument("--server-flag", action="append", default=[], help="one more flag for the server (repeat)")
     p.add_argument("--only", nargs="*", default=["write", "kept", "ratio", "paced", "memory"])
     args = p.parse_args()
+    EXTRA.extend(args.server_flag)
+    ENV.update(kv.split("=", 1) for kv in args.server_env)
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
     print(f"{args.server} (file limit {hard})", flush=True)
