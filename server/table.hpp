@@ -93,6 +93,15 @@ private:
         Frame everyone;
         std::vector<Frame> per_seat;
     };
+    // A step since the current hand was dealt, kept for a returning client in a few
+    // bytes: a table event's frame, or the action whose events the engine renders
+    // again (from the state after the deal) when a client resumes.
+    struct Missed {
+        std::uint64_t seq = 0;  // its first event's
+        Frame table_event;      // null: the engine's events, caused by `action`
+        Seat seat = 0;
+        Action action{};
+    };
     // What one handler sends, and what must be stored before it is sent.
     struct Step {
         std::uint64_t id = 0;
@@ -132,7 +141,12 @@ private:
     // Tells each seat that may act now what it may do (your_turn).
     void prompt();
     void prompt_seat(const std::shared_ptr<Session>& s, int seat);
-    void remember(Entry e);
+    // Keeps a step for returning clients: the deal's events rendered (`dealt`: the step
+    // that dealt a hand, from its hand_started on), any other step in a few bytes.
+    void remember(std::vector<Entry> dealt, std::optional<Missed> missed, std::size_t events);
+    std::size_t history_events() const;
+    // The frame of `e` (numbered `seq`) as `seat` sees it (-1: a spectator), byte for byte as published.
+    Frame frame_for(const Event& e, std::uint64_t seq, int seat) const;
     void on_game_over(const GameOver& over, const std::string& over_json);
     void schedule();
     void on_turn_timeout(std::uint64_t generation);
@@ -179,7 +193,11 @@ private:
     void note_holders();
     Rng rng_;
     std::uint64_t seq_ = 0;
-    std::deque<Entry> history_;
+    // What a returning client may have missed, since the current hand was dealt.
+    std::deque<Entry> dealt_;       // the dealing step's events, rendered
+    GameState after_deal_{};        // the game after them (or after the steps dropped from missed_)
+    std::deque<Missed> missed_;     // each step since
+    std::size_t missed_events_ = 0; // events the steps in missed_ hold
     int hand_scored_sides_ = 0;
     std::array<std::uint16_t, kMaxSeats> side_seats_{};
     bool closed_ = false;

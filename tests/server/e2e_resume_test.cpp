@@ -203,3 +203,50 @@ TEST_CASE("e2e: a client that missed the start of the hand resumes with a snapsh
     const auto status = stop_server(server, loop);
     CHECK_MESSAGE(status == 0, server.output());
 }
+
+TEST_CASE("e2e: with a short history (--history-events) a client that missed little gets the events, played again "
+          "from the state after the older ones were dropped; one that missed more gets a snapshot") {
+    std::vector<std::string> flags = kFlatOut;
+    flags.insert(flags.end(), {"--history-events", "16"});
+    TestServer server(flags);
+    EventLoop loop;
+    TableGame g = set_up_table(loop, server.port(), "resume-window", create_table("spades"), 4, 1, 23);
+    Bot& a = g.seat(0);
+    Bot& watcher = *g.bots[4];
+    // Seat 0 stops deep in a hand (many more than 16 events after its deal), about to lead.
+    a.pause_when = [](const Bot& b) { return b.turn_kind() == "play" && b.trick_cards == 0 && b.hand.size() == 5; };
+    g.clients[0]->request_ok({{"type", "start"}, {"table", g.table}});
+    run_until(loop, g.all(), [&] { return a.ready() && a.pause_when(a); }, "seat 0 to lead with five cards left");
+    std::uint64_t dealt_at = 0;
+    for (const auto& f : a.events)
+        if (is_event(f, "hand_started")) dealt_at = f.at("seq").get<std::uint64_t>();
+    a.pause_when = nullptr;
+    a.act();
+    run_until(loop, g.all(), [&] { return !a.awaiting(); }, "the reply to seat 0's lead");
+    a.acting = false;
+    g.clients[0]->drop();
+    a.step();
+    const std::uint64_t last = *a.last_seq;
+    REQUIRE(last > dealt_at + 16);
+    std::vector<Bot*> others = {&g.seat(1), &g.seat(2), &g.seat(3), &watcher};
+    run_until(
+        loop, others,
+        [&] { return !watcher.events.empty() && is_event(watcher.events.back(), "trick_won") && *watcher.last_seq > last; },
+        "the trick to be finished without seat 0");
+    const std::uint64_t now = *watcher.last_seq;
+
+    auto again = come_back(loop, server.port(), *g.clients[0], "resume-window-s0-again", g.table, 0);
+    // From before the window: a snapshot.
+    CHECK(again->request_ok({{"type", "resume"}, {"table", g.table}, {"seq", dealt_at}}).at("mode") == "snapshot");
+    again->wait_for([](const json& f) { return f.value("type", "") == "snapshot"; }, "the snapshot");
+    // Within it: the events it missed, the same as the spectator's.
+    const json reply = again->request_ok({{"type", "resume"}, {"table", g.table}, {"seq", last}});
+    REQUIRE(reply.at("mode") == "events");
+    std::map<std::uint64_t, json> seen_by_watcher;
+    for (const auto& f : watcher.events) seen_by_watcher[f.at("seq").get<std::uint64_t>()] = f;
+    for (auto seq = last + 1; seq <= now; ++seq) {
+        const json f = again->wait_for([](const json& x) { return x.value("type", "") == "event"; }, "a replayed event");
+        CHECK(f.at("seq") == seq);
+        CHECK(f == seen_by_watcher.at(seq));
+    }
+}
