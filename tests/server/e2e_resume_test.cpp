@@ -205,7 +205,7 @@ TEST_CASE("e2e: a client that missed the start of the hand resumes with a snapsh
 }
 
 TEST_CASE("e2e: with a short history (--history-events) a client that missed little gets the events, played again "
-          "from the state after the older ones were dropped; one that missed more gets a snapshot") {
+          "from the state after the older ones were dropped, and one that missed more gets a snapshot") {
     std::vector<std::string> flags = kFlatOut;
     flags.insert(flags.end(), {"--history-events", "16"});
     TestServer server(flags);
