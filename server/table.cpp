@@ -601,8 +601,8 @@ void Table::new_game() {
 void Table::apply(Seat seat, const Action& action) {
     auto result = game_->apply(seat, action);
     if (!result) throw std::logic_error("the server's own move was refused: " + result.error().message);
-    const std::vector<Event> events(result->begin(), result->end());
-    publish(events, std::pair{seat, action});
+    // The span stays valid until the game's next apply(), which publish() never calls.
+    publish(*result, std::pair{seat, action});
 }
 
 void Table::publish(std::span<const Event> events, std::optional<std::pair<Seat, Action>> cause) {
