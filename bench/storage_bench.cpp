@@ -62,7 +62,7 @@ int append(const Args& a) {
     auto store = open_fresh(a.db);
     for (int t = 0; t < a.tables; ++t) store->submit(table_rows("t" + std::to_string(t), t), nullptr);
     store->flush();
-    const std::string action = R"({"card":"QS","type":"play"})";
+    const Action action = Action::play(*parse_card("QS"));
     std::vector<std::uint64_t> seq(static_cast<std::size_t>(a.tables), 0);
     std::mutex m;
     std::condition_variable cv;
@@ -82,7 +82,7 @@ int append(const Args& a) {
         for (int t : go) {
             const std::string id = "t" + std::to_string(t);
             auto& s = seq[static_cast<std::size_t>(t)];
-            Batch b{EngineEvents{id, s + 1, 2, 1, 1, Cause{2, action}}};
+            Batch b{EngineEvents{id, s + 1, 2, 1, 1, Cause{2, action, {}}}};
             s += 2;
             events += 2;
             store->submit(std::move(b), [&, t] {
@@ -127,7 +127,7 @@ int open_tables(const Args& a) {
             const auto applied = g.apply(seat, action);
             if (!applied) return 1;
             b.push_back(EngineEvents{id, seq + 1, static_cast<std::uint32_t>(applied->size()), 1, 2,
-                                     Cause{seat, to_json(action).dump()}});
+                                     Cause{seat, action, {}}});
             seq += applied->size();
         }
         store->submit(std::move(b), nullptr);

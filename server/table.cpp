@@ -611,7 +611,7 @@ void Table::publish(std::span<const Event> events, std::optional<std::pair<Seat,
         hub_.metrics.actions.fetch_add(1, std::memory_order_relaxed);
         if (cause->second.kind == ActionKind::play) hub_.metrics.card_plays.fetch_add(1, std::memory_order_relaxed);
         if (events.empty()) throw std::logic_error("an action applied without an event");
-        stored_cause = storage::Cause{cause->first, dump_text(to_json(cause->second))};
+        stored_cause = storage::Cause{cause->first, cause->second, {}};
         if (cause->first < kMaxSeats) ++seat_actions_[cause->first];
     }
     // The store keeps the action (or that the game was dealt), not the events: the

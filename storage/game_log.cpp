@@ -45,35 +45,27 @@ void put_string(std::string& out, std::string_view s) {
     out += s;
 }
 
-// The action in a few bytes, when that gives back exactly the text the server
-// wrote (it always does for the server's own: it wrote dump_text(to_json(action))).
-std::optional<std::string> binary_action(const std::string& text) {
-    auto doc = parse_json_text(text);
-    if (!doc) return std::nullopt;
-    auto action = action_from_json(*doc);
-    if (!action || dump_text(to_json(*action)) != text) return std::nullopt;
-    std::string out;
-    out += static_cast<char>(action->kind);
-    switch (action->kind) {
+void put_action(std::string& out, const Action& action) {
+    out += static_cast<char>(action.kind);
+    switch (action.kind) {
         case ActionKind::play:
-            out += static_cast<char>(action->card.id());
+            out += static_cast<char>(action.card.id());
             break;
         case ActionKind::bid:
-            out += static_cast<char>(action->bid);
+            out += static_cast<char>(action.bid);
             break;
         case ActionKind::choose:
-            out += static_cast<char>(action->choice);
+            out += static_cast<char>(action.choice);
             break;
         case ActionKind::pass:
-            put_varint(out, action->cards.lo());
-            put_varint(out, action->cards.hi());
-            put_varint(out, action->back.lo());
-            put_varint(out, action->back.hi());
+            put_varint(out, action.cards.lo());
+            put_varint(out, action.cards.hi());
+            put_varint(out, action.back.lo());
+            put_varint(out, action.back.hi());
             break;
         case ActionKind::clock_expired:
             break;
     }
-    return out;
 }
 
 class Reader {
@@ -103,13 +95,13 @@ public:
         at_ += n;
         return s;
     }
-    std::string action() {
+    Action action() {
         Action a;
         a.kind = static_cast<ActionKind>(byte());
         switch (a.kind) {
             case ActionKind::play: {
                 const Card c = Card::from_id(byte());
-                if (!c.valid()) return fail(), std::string();
+                if (!c.valid()) return fail(), Action{};
                 a.card = c;
                 break;
             }
@@ -118,7 +110,7 @@ public:
                 break;
             case ActionKind::choose:
                 a.choice = static_cast<HandKind>(byte());
-                if (a.choice != HandKind::spades && a.choice != HandKind::hearts) return fail(), std::string();
+                if (a.choice != HandKind::spades && a.choice != HandKind::hearts) return fail(), Action{};
                 break;
             case ActionKind::pass: {
                 const std::uint64_t lo = varint(), hi = varint(), back_lo = varint(), back_hi = varint();
@@ -129,10 +121,9 @@ public:
             case ActionKind::clock_expired:
                 break;
             default:
-                return fail(), std::string();
+                return fail(), Action{};
         }
-        if (failed_) return {};
-        return dump_text(to_json(a));
+        return a;
     }
 
 private:
@@ -154,14 +145,38 @@ bool is_engine_event(std::string_view type) {
     return names.contains(type);
 }
 
+std::string encode_action(const Action& action) {
+    std::string out;
+    put_action(out, action);
+    return out;
+}
+
+std::optional<Action> decode_action(std::string_view bytes) {
+    Reader in(bytes);
+    const Action a = in.action();
+    if (in.failed() || !in.done()) return std::nullopt;
+    return a;
+}
+
+Cause cause_from_text(int seat, const std::string& text) {
+    Cause c;
+    c.seat = seat;
+    auto doc = parse_json_text(text);
+    auto action = doc ? action_from_json(*doc) : Parsed<Action>(ParseError{});
+    if (action) c.action = *action;
+    if (!action || dump_text(to_json(*action)) != text) c.text = text;
+    return c;
+}
+
+std::string action_text(const Cause& cause) { return cause.text.empty() ? dump_text(to_json(cause.action)) : cause.text; }
+
 GameLogEncoder::GameLogEncoder(bool verbatim) {
     bytes_ += static_cast<char>(kFormat);
     bytes_ += static_cast<char>(verbatim ? kVerbatimFlag : 0);
 }
 
 void GameLogEncoder::add(const GameLogEntry& e) {
-    std::optional<std::string> binary;
-    if (e.cause) binary = binary_action(e.cause->action);
+    const bool binary = e.cause && e.cause->text.empty();
     std::uint8_t tag = 0;
     if (e.kind == GameLogEntry::Kind::engine)
         tag = !e.cause ? kDeal : binary ? kEngineAction : kEngineActionText;
@@ -181,9 +196,9 @@ void GameLogEncoder::add(const GameLogEntry& e) {
     if (e.cause) {
         put_varint(bytes_, static_cast<std::uint64_t>(e.cause->seat));
         if (binary)
-            bytes_ += *binary;
+            put_action(bytes_, e.cause->action);
         else
-            put_string(bytes_, e.cause->action);
+            put_string(bytes_, e.cause->text);
     }
     next_seq_ = e.seq + count;
     last_at_ = e.at;
@@ -218,10 +233,15 @@ Outcome<GameLog, std::string> decode_game_log(std::string_view bytes) {
             e.payload = in.string();
         }
         if (tag != kDeal && tag != kTableEvent) {
-            Cause c;
-            c.seat = static_cast<int>(in.varint());
-            c.action = (tag == kEngineAction || tag == kTableEventAction) ? in.action() : in.string();
-            e.cause = std::move(c);
+            const int seat = static_cast<int>(in.varint());
+            if (tag == kEngineAction || tag == kTableEventAction) {
+                Cause c;
+                c.seat = seat;
+                c.action = in.action();
+                e.cause = std::move(c);
+            } else {
+                e.cause = cause_from_text(seat, in.string());
+            }
         }
         if (in.failed()) return "entry " + std::to_string(log.entries.size()) + " is cut short or malformed";
         next_seq = e.seq + e.events;
@@ -234,7 +254,7 @@ Outcome<GameLog, std::string> decode_game_log(std::string_view bytes) {
 std::vector<StoredAction> actions_of(const GameLog& log) {
     std::vector<StoredAction> out;
     for (const GameLogEntry& e : log.entries)
-        if (e.cause) out.push_back({e.cause->seat, e.cause->action, e.seq});
+        if (e.cause) out.push_back({e.cause->seat, action_text(*e.cause), e.seq});
     return out;
 }
 
@@ -273,11 +293,15 @@ Outcome<RenderedGame, std::string> render(const GameLog& log, const std::string&
             events = g.start();
         } else {
             if (!dealt) return "entry " + std::to_string(i) + ": an action before the deal";
-            auto text = parse_json_text(e.cause->action);
-            if (!text) return "entry " + std::to_string(i) + ": the action is not JSON";
-            auto action = action_from_json(*text);
-            if (!action) return "entry " + std::to_string(i) + ": " + action.error().message();
-            auto applied = g.apply(static_cast<Seat>(e.cause->seat), *action);
+            Action action = e.cause->action;
+            if (!e.cause->text.empty()) {
+                auto text = parse_json_text(e.cause->text);
+                if (!text) return "entry " + std::to_string(i) + ": the action is not JSON";
+                auto parsed = action_from_json(*text);
+                if (!parsed) return "entry " + std::to_string(i) + ": " + parsed.error().message();
+                action = *parsed;
+            }
+            auto applied = g.apply(static_cast<Seat>(e.cause->seat), action);
             if (!applied) return "entry " + std::to_string(i) + ": the engine refuses the action: " + applied.error().message;
             events = *applied;
         }

@@ -69,6 +69,15 @@ Outcome<RenderedGame, std::string> render(const GameLog& log, const std::string&
 // The actions alone (what a table rebuilt after a restart applies), without the engine.
 std::vector<StoredAction> actions_of(const GameLog& log);
 
+// An action in the few bytes the log and the journal keep it in, and back.
+std::string encode_action(const Action& action);
+std::optional<Action> decode_action(std::string_view bytes);
+// A cause from an action's JSON (a version-4 row, a journal row of its time): its text
+// is kept only when to_json would not give it back byte for byte.
+Cause cause_from_text(int seat, const std::string& text);
+// The action's JSON, as the archive serves it.
+std::string action_text(const Cause& cause);
+
 // Whether an event type is one of the engine's (else it is the table's own).
 bool is_engine_event(std::string_view type);
 

@@ -1,5 +1,7 @@
 #include "storage/journal.hpp"
 
+#include <sqlite3.h>
+
 namespace sparts::storage {
 
 JournalRow journal_row(SQLite::Statement& q) {
@@ -11,7 +13,16 @@ JournalRow journal_row(SQLite::Statement& q) {
     e.seq = static_cast<std::uint64_t>(q.getColumn(3).getInt64());
     e.at = q.getColumn(4).getInt64();
     e.events = static_cast<std::uint32_t>(q.getColumn(5).getInt64());
-    if (!q.getColumn(7).isNull()) e.cause = Cause{q.getColumn(6).getInt(), q.getColumn(7).getString()};
+    if (const auto action = q.getColumn(7); action.isBlob()) {
+        // The compact form (game_log.hpp); a row written before it holds the JSON text.
+        const auto decoded = decode_action(std::string_view(static_cast<const char*>(action.getBlob()),
+                                                            static_cast<std::size_t>(action.getBytes())));
+        if (!decoded)
+            throw SQLite::Exception("journal row " + std::to_string(r.id) + ": its action is unreadable", SQLITE_CORRUPT);
+        e.cause = Cause{q.getColumn(6).getInt(), *decoded, {}};
+    } else if (!action.isNull()) {
+        e.cause = cause_from_text(q.getColumn(6).getInt(), action.getString());
+    }
     if (!q.getColumn(8).isNull()) {
         e.kind = GameLogEntry::Kind::table_event;
         e.type = q.getColumn(8).getString();
@@ -31,9 +42,15 @@ std::int64_t JournalInsert::insert(const std::string& table, int game, const Gam
     insert_.bind(3, static_cast<std::int64_t>(e.seq));
     insert_.bind(4, e.at);
     insert_.bind(5, static_cast<std::int64_t>(e.events));
+    std::string action;  // bound without a copy: it lives until exec()
     if (e.cause) {
         insert_.bind(6, e.cause->seat);
-        insert_.bind(7, e.cause->action);
+        if (e.cause->text.empty()) {
+            action = encode_action(e.cause->action);
+            insert_.bindNoCopy(7, static_cast<const void*>(action.data()), static_cast<int>(action.size()));
+        } else {
+            insert_.bind(7, e.cause->text);
+        }
     } else {
         insert_.bind(6);
         insert_.bind(7);

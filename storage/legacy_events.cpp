@@ -80,7 +80,7 @@ bool renders_the_same(const GameLog& log, const std::vector<LegacyRow>& rows, co
         if (r.cause) {
             if (actions >= rendered->actions.size()) return false;
             const StoredAction& a = rendered->actions[actions++];
-            if (a.seat != r.cause->seat || a.action != r.cause->action || a.seq != r.seq) return false;
+            if (a.seat != r.cause->seat || a.action != action_text(*r.cause) || a.seq != r.seq) return false;
         }
     }
     return actions == rendered->actions.size();
@@ -156,7 +156,7 @@ LegacyFold fold_legacy_events(SQLite::Database& db) {
         r.type = rows.getColumn(3).getString();
         r.payload = rows.getColumn(4).getString();
         r.at = rows.getColumn(5).getInt64();
-        if (!rows.getColumn(7).isNull()) r.cause = Cause{rows.getColumn(6).getInt(), rows.getColumn(7).getString()};
+        if (!rows.getColumn(7).isNull()) r.cause = cause_from_text(rows.getColumn(6).getInt(), rows.getColumn(7).getString());
         group.push_back(std::move(r));
         ++fold.events;
     }

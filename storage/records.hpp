@@ -7,6 +7,7 @@
 #include <string>
 #include <variant>
 #include <vector>
+#include "engine/action.hpp"
 
 namespace sparts::storage {
 
@@ -56,8 +57,11 @@ struct StartGame {
 };
 // The action applied to the game that caused engine events.
 struct Cause {
-    int seat = 0;         // 250: the table itself (the game clock)
-    std::string action;   // JSON
+    int seat = 0;  // 250: the table itself (the game clock)
+    Action action;
+    // The action's JSON when it is not what to_json(action) writes (a form an older
+    // server stored); empty otherwise, and then the JSON is to_json's.
+    std::string text;
 
     friend bool operator==(const Cause&, const Cause&) = default;
 };

@@ -144,7 +144,7 @@ public:
             t.log.emplace();
             for (const GameLogEntry& e : entries) {
                 t.log->add(e);
-                if (e.cause) recovered[table].actions.push_back({e.cause->seat, e.cause->action, e.seq});
+                if (e.cause) recovered[table].actions.push_back({e.cause->seat, action_text(*e.cause), e.seq});
             }
             t.rows = entries.size();
             live_rows_ += t.rows;

@@ -73,7 +73,9 @@ TEST_CASE("an action the compact form cannot give back to the byte is kept as it
     GameLogEntry odd;
     odd.seq = 4;
     odd.at = -5;  // before the epoch, and going back
-    odd.cause = Cause{2, R"({"card":"QS","type":"play"})"};  // members in another order than the server writes
+    odd.cause = cause_from_text(2, R"({"type":"play","card":"QS"})");  // members in another order than the server writes
+    CHECK_FALSE(odd.cause->text.empty());
+    CHECK(cause_from_text(2, R"({"card":"QS","type":"play"})").text.empty());  // the server's own form: compact
     log.entries.push_back(odd);
     GameLogEntry verbatim;
     verbatim.kind = GameLogEntry::Kind::table_event;
@@ -103,7 +105,7 @@ TEST_CASE("a damaged game log is refused with a message, never read past its end
     CHECK_FALSE(decode_game_log(bad_card));
     // An action the engine refuses: the render says which entry.
     GameLog log = log_of(g);
-    log.entries[5].cause->action = R"({"type":"choose","game":"hearts"})";
+    log.entries[5].cause->action = sparts::Action::choose(sparts::HandKind::hearts);
     auto rendered = render(log, g.ruleset, 5, 1);
     REQUIRE_FALSE(rendered);
     CHECK(rendered.error().find("entry 5") != std::string::npos);

@@ -50,7 +50,7 @@ inline PlayedGame play_game(const std::string& table, int game, std::uint64_t se
     };
     auto engine = [&](std::span<const Event> events, std::optional<Cause> cause) {
         out.writes.push_back(EngineEvents{table, seq + 1, static_cast<std::uint32_t>(events.size()), game, at, cause});
-        if (cause) out.actions.push_back({cause->seat, cause->action, seq + 1});
+        if (cause) out.actions.push_back({cause->seat, dump_text(to_json(cause->action)), seq + 1});
         for (const Event& e : events) {
             ++seq;
             out.events.push_back({seq, game, event_name(e), archived_payload(e), at});
@@ -68,7 +68,7 @@ inline PlayedGame play_game(const std::string& table, int game, std::uint64_t se
         auto applied = g.apply(seat, action);
         if (!applied) throw std::logic_error("a legal move was refused");
         const std::vector<Event> events(applied->begin(), applied->end());
-        engine(events, Cause{seat, dump_text(to_json(action))});
+        engine(events, Cause{seat, action, {}});
     }
     out.over = g.over();
     if (out.over) out.writes.push_back(FinishGame{table, game, R"({"game_over":{}})", at});

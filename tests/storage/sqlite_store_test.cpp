@@ -219,8 +219,8 @@ TEST_CASE("open tables come back after a restart with their seats, game and acti
         commit(*store, a_table("t2", 2));
         commit(*store, {StartGame{"t1", 1, 99, R"({"preset":"spades","options":{}})", R"([{"player":"p1","name":"Ann"}])", 5},
                         AppendEvent{"t1", 1, 1, "game_started", "{}", 5},
-                        EngineEvents{"t1", 2, 1, 1, 6, Cause{0, R"({"type":"bid","bid":2})"}},
-                        EngineEvents{"t1", 3, 2, 1, 7, Cause{1, R"({"type":"bid","bid":"nil"})"}}});
+                        EngineEvents{"t1", 2, 1, 1, 6, Cause{0, sparts::Action::make_bid(2), {}}},
+                        EngineEvents{"t1", 3, 2, 1, 7, Cause{1, sparts::Action::make_bid(0), {}}}});
         commit(*store, {CloseTable{"t2", "abandoned", 9}});
     }
     auto store = must_open(db.path());
@@ -244,7 +244,7 @@ TEST_CASE("open tables come back after a restart with their seats, game and acti
     CHECK(t.seed == 99);
     CHECK_FALSE(t.game_finished);
     REQUIRE(t.actions.size() == 2);
-    CHECK(t.actions[1].action == R"({"type":"bid","bid":"nil"})");
+    CHECK(t.actions[1].action == R"({"bid":0,"type":"bid"})");
     CHECK(t.actions[1].seat == 1);
     CHECK(t.actions[1].seq == 3);
     CHECK(t.last_seq == 4);
@@ -303,7 +303,7 @@ TEST_CASE("batches from many threads are committed in groups, each callback once
         threads.emplace_back([&, t] {
             const std::string id = "t" + std::to_string(t);
             for (int i = 0; i < kBatches; ++i)
-                store->submit({EngineEvents{id, static_cast<std::uint64_t>(i + 1), 1, 1, 1, Cause{0, R"({"type":"bid","bid":1})"}}},
+                store->submit({EngineEvents{id, static_cast<std::uint64_t>(i + 1), 1, 1, 1, Cause{0, sparts::Action::make_bid(1), {}}}},
                               [&] { ++callbacks; });
         });
     for (auto& th : threads) th.join();
