@@ -105,7 +105,8 @@ CREATE TABLE journal (
   at_ms     INTEGER NOT NULL,
   events    INTEGER NOT NULL,       -- how many events the row stands for
   seat      INTEGER,                -- engine events: the acting seat, NULL for the deal
-  action    TEXT,                   -- engine events: the action (JSON), NULL for the deal
+  action    TEXT,                   -- engine events: the action, a BLOB of its compact bytes (game_log.hpp)
+                                    -- or, from a version-4 row, its JSON text; NULL for the deal
   type      TEXT,                   -- a table event's type; NULL for the engine's events
   payload   TEXT                    -- a table event's JSON
 );
