@@ -31,6 +31,26 @@ struct GameLogEntry {
     std::string payload;
 
     friend bool operator==(const GameLogEntry&, const GameLogEntry&) = default;
+
+    static GameLogEntry engine_events(std::uint64_t seq, Millis at, std::uint32_t events, std::optional<Cause> cause) {
+        GameLogEntry e;
+        e.seq = seq;
+        e.at = at;
+        e.events = events;
+        e.cause = std::move(cause);
+        return e;
+    }
+    static GameLogEntry table(std::uint64_t seq, Millis at, std::string type, std::string payload,
+                              std::optional<Cause> cause = std::nullopt) {
+        GameLogEntry e;
+        e.kind = Kind::table_event;
+        e.seq = seq;
+        e.at = at;
+        e.type = std::move(type);
+        e.payload = std::move(payload);
+        e.cause = std::move(cause);
+        return e;
+    }
 };
 
 struct GameLog {

@@ -29,23 +29,12 @@ std::optional<GameLog> grouped(const std::vector<LegacyRow>& rows) {
     for (const LegacyRow& r : rows) {
         if (!is_engine_event(r.type)) {
             if (r.cause) return std::nullopt;
-            GameLogEntry e;
-            e.kind = GameLogEntry::Kind::table_event;
-            e.seq = r.seq;
-            e.at = r.at;
-            e.type = r.type;
-            e.payload = r.payload;
-            log.entries.push_back(std::move(e));
+            log.entries.push_back(GameLogEntry::table(r.seq, r.at, r.type, r.payload));
         } else if (!r.cause && !log.entries.empty() && log.entries.back().kind == GameLogEntry::Kind::engine &&
                    log.entries.back().seq + log.entries.back().events == r.seq && log.entries.back().at == r.at) {
             ++log.entries.back().events;
         } else {
-            GameLogEntry e;
-            e.seq = r.seq;
-            e.at = r.at;
-            e.events = 1;
-            e.cause = r.cause;
-            log.entries.push_back(std::move(e));
+            log.entries.push_back(GameLogEntry::engine_events(r.seq, r.at, 1, r.cause));
         }
     }
     return log;
@@ -54,16 +43,7 @@ std::optional<GameLog> grouped(const std::vector<LegacyRow>& rows) {
 GameLog verbatim(const std::vector<LegacyRow>& rows) {
     GameLog log;
     log.verbatim = true;
-    for (const LegacyRow& r : rows) {
-        GameLogEntry e;
-        e.kind = GameLogEntry::Kind::table_event;
-        e.seq = r.seq;
-        e.at = r.at;
-        e.type = r.type;
-        e.payload = r.payload;
-        e.cause = r.cause;
-        log.entries.push_back(std::move(e));
-    }
+    for (const LegacyRow& r : rows) log.entries.push_back(GameLogEntry::table(r.seq, r.at, r.type, r.payload, r.cause));
     return log;
 }
 

@@ -296,21 +296,10 @@ private:
                            t.log.emplace();
                        },
                        [&](const EngineEvents& e) {
-                           GameLogEntry entry;
-                           entry.seq = e.seq;
-                           entry.at = e.at;
-                           entry.events = e.count;
-                           entry.cause = e.cause;
-                           journal(e.table, e.game, entry);
+                           journal(e.table, e.game, GameLogEntry::engine_events(e.seq, e.at, e.count, e.cause));
                        },
                        [&](const AppendEvent& e) {
-                           GameLogEntry entry;
-                           entry.kind = GameLogEntry::Kind::table_event;
-                           entry.seq = e.seq;
-                           entry.at = e.at;
-                           entry.type = e.type;
-                           entry.payload = e.payload;
-                           journal(e.table, e.game, entry);
+                           journal(e.table, e.game, GameLogEntry::table(e.seq, e.at, e.type, e.payload));
                        },
                        [&](const FinishGame& f) {
                            TableLog& t = tables_[f.table];

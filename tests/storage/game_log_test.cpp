@@ -10,22 +10,10 @@ namespace game_log_test {
 GameLog log_of(const sparts::test::PlayedGame& g) {
     GameLog log;
     for (const Write& w : g.writes) {
-        if (const auto* e = std::get_if<EngineEvents>(&w)) {
-            GameLogEntry entry;
-            entry.seq = e->seq;
-            entry.at = e->at;
-            entry.events = e->count;
-            entry.cause = e->cause;
-            log.entries.push_back(entry);
-        } else if (const auto* t = std::get_if<AppendEvent>(&w)) {
-            GameLogEntry entry;
-            entry.kind = GameLogEntry::Kind::table_event;
-            entry.seq = t->seq;
-            entry.at = t->at;
-            entry.type = t->type;
-            entry.payload = t->payload;
-            log.entries.push_back(entry);
-        }
+        if (const auto* e = std::get_if<EngineEvents>(&w))
+            log.entries.push_back(GameLogEntry::engine_events(e->seq, e->at, e->count, e->cause));
+        else if (const auto* t = std::get_if<AppendEvent>(&w))
+            log.entries.push_back(GameLogEntry::table(t->seq, t->at, t->type, t->payload));
     }
     return log;
 }

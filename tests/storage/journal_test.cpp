@@ -10,6 +10,8 @@
 using namespace sparts::storage;
 using sparts::test::PlayedGame;
 using sparts::test::TempDatabase;
+using sparts::test::check_same_actions;
+using sparts::test::check_same_events;
 using sparts::test::play_game;
 
 namespace journal_test {
@@ -33,28 +35,6 @@ Batch opened(const std::string& id, int number) {
 int journal_rows(const std::string& path) {
     SQLite::Database db(path, SQLite::OPEN_READONLY);
     return db.execAndGet("SELECT COUNT(*) FROM journal").getInt();
-}
-
-std::string event_text(const StoredEvent& e) {
-    return std::to_string(e.seq) + "|" + std::to_string(e.game) + "|" + e.type + "|" + e.payload + "|" + std::to_string(e.at);
-}
-
-void same_events(const std::vector<StoredEvent>& got, const std::vector<StoredEvent>& expected) {
-    REQUIRE(got.size() == expected.size());
-    for (std::size_t i = 0; i < got.size(); ++i) {
-        CAPTURE(i);
-        REQUIRE(event_text(got[i]) == event_text(expected[i]));
-    }
-}
-
-void same_actions(const std::vector<StoredAction>& got, const std::vector<StoredAction>& expected) {
-    REQUIRE(got.size() == expected.size());
-    for (std::size_t i = 0; i < got.size(); ++i) {
-        CAPTURE(i);
-        REQUIRE(got[i].seat == expected[i].seat);
-        REQUIRE(got[i].action == expected[i].action);
-        REQUIRE(got[i].seq == expected[i].seq);
-    }
 }
 
 }  // namespace journal_test
@@ -98,8 +78,8 @@ TEST_CASE("a finished game is one record row, and the journal is cut back to wha
         for (int t = 0; t < kTables; ++t) {
             auto game = store->load_game("t" + std::to_string(t), 1);
             REQUIRE(game);
-            same_events(game->events, finished[static_cast<std::size_t>(t)].events);
-            same_actions(game->actions, finished[static_cast<std::size_t>(t)].actions);
+            check_same_events(game->events, finished[static_cast<std::size_t>(t)].events);
+            check_same_actions(game->actions, finished[static_cast<std::size_t>(t)].actions);
             CHECK_FALSE(store->load_game("t" + std::to_string(t), 2));  // in progress: not served
         }
     }
@@ -114,7 +94,7 @@ TEST_CASE("a finished game is one record row, and the journal is cut back to wha
         const auto& g = playing[static_cast<std::size_t>(std::stoi(t.table.id.substr(1)))];
         CHECK(t.game == 2);
         CHECK_FALSE(t.game_finished);
-        same_actions(t.actions, g.actions);
+        check_same_actions(t.actions, g.actions);
         CHECK(t.last_seq == g.last_seq);
     }
 }
@@ -144,7 +124,7 @@ TEST_CASE("a table whose last game is over comes back with that game's actions a
     CHECK(open[0].table.id == "t1");
     CHECK(open[0].game == 1);
     CHECK(open[0].game_finished);
-    same_actions(open[0].actions, g.actions);
+    check_same_actions(open[0].actions, g.actions);
     CHECK(open[0].last_seq == g.last_seq + 1);
     CHECK(open[0].last_event_at == 9000);
 }
@@ -236,8 +216,8 @@ TEST_CASE("a database of schema version 4 keeps every game: records that serve t
         CAPTURE(id);
         auto got = store->load_game(id, 1);
         REQUIRE(got);
-        same_events(got->events, g->events);
-        same_actions(got->actions, g->actions);
+        check_same_events(got->events, g->events);
+        check_same_actions(got->actions, g->actions);
     }
     CHECK_FALSE(store->load_game("t3", 2));
     const auto open = store->open_tables();
@@ -245,7 +225,7 @@ TEST_CASE("a database of schema version 4 keeps every game: records that serve t
     CHECK(open[0].table.id == "t3");
     CHECK(open[0].game == 2);
     CHECK_FALSE(open[0].game_finished);
-    same_actions(open[0].actions, d.actions);
+    check_same_actions(open[0].actions, d.actions);
     CHECK(open[0].last_seq == d.last_seq);
     // The game in progress goes on and ends: its record holds the part played before the migration too.
     const PlayedGame rest = play_game("t3", 2, 14, c.last_seq + 1, 4'000'000);
@@ -253,5 +233,5 @@ TEST_CASE("a database of schema version 4 keeps every game: records that serve t
     commit_all(*store, more);
     auto finished = store->load_game("t3", 2);
     REQUIRE(finished);
-    same_events(finished->events, rest.events);
+    check_same_events(finished->events, rest.events);
 }

@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include <doctest/doctest.h>
+
 #include "engine/game.hpp"
 #include "engine/random_policy.hpp"
 #include "protocol/action_json.hpp"
@@ -74,6 +76,30 @@ inline PlayedGame play_game(const std::string& table, int game, std::uint64_t se
     if (out.over) out.writes.push_back(FinishGame{table, game, R"({"game_over":{}})", at});
     out.last_seq = seq;
     return out;
+}
+
+inline std::string event_text(const storage::StoredEvent& e) {
+    return std::to_string(e.seq) + "|" + std::to_string(e.game) + "|" + e.type + "|" + e.payload + "|" + std::to_string(e.at);
+}
+
+// The events and actions a store served are those expected, in order, to the byte.
+inline void check_same_events(const std::vector<storage::StoredEvent>& got, const std::vector<storage::StoredEvent>& expected) {
+    REQUIRE(got.size() == expected.size());
+    for (std::size_t i = 0; i < got.size(); ++i) {
+        CAPTURE(i);
+        REQUIRE(event_text(got[i]) == event_text(expected[i]));
+    }
+}
+
+inline void check_same_actions(const std::vector<storage::StoredAction>& got,
+                               const std::vector<storage::StoredAction>& expected) {
+    REQUIRE(got.size() == expected.size());
+    for (std::size_t i = 0; i < got.size(); ++i) {
+        CAPTURE(i);
+        REQUIRE(got[i].seat == expected[i].seat);
+        REQUIRE(got[i].action == expected[i].action);
+        REQUIRE(got[i].seq == expected[i].seq);
+    }
 }
 
 }  // namespace sparts::test

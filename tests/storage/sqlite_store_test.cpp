@@ -15,6 +15,8 @@
 using namespace sparts::storage;
 using sparts::test::PlayedGame;
 using sparts::test::TempDatabase;
+using sparts::test::check_same_actions;
+using sparts::test::check_same_events;
 using sparts::test::play_game;
 
 namespace {
@@ -50,28 +52,6 @@ Batch a_finished_game(const std::string& id, int game, Millis at) {
     // (the archive lists by the time the game finished)
     std::get<FinishGame>(g.writes.back()).at = at + 10;
     return g.writes;
-}
-
-std::string text(const StoredEvent& e) {
-    return std::to_string(e.seq) + " " + std::to_string(e.game) + " " + e.type + " " + e.payload + " " + std::to_string(e.at);
-}
-
-void check_same_events(const std::vector<StoredEvent>& got, const std::vector<StoredEvent>& expected) {
-    REQUIRE(got.size() == expected.size());
-    for (std::size_t i = 0; i < got.size(); ++i) {
-        CAPTURE(i);
-        CHECK(text(got[i]) == text(expected[i]));
-    }
-}
-
-void check_same_actions(const std::vector<StoredAction>& got, const std::vector<StoredAction>& expected) {
-    REQUIRE(got.size() == expected.size());
-    for (std::size_t i = 0; i < got.size(); ++i) {
-        CAPTURE(i);
-        CHECK(got[i].seat == expected[i].seat);
-        CHECK(got[i].action == expected[i].action);
-        CHECK(got[i].seq == expected[i].seq);
-    }
 }
 
 ArchiveQuery query(std::function<void(ArchiveQuery&)> set) {
