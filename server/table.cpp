@@ -566,6 +566,11 @@ void Table::new_game() {
     auto created = Game::create(rules_, seed);
     if (!created) throw std::logic_error("a validated ruleset was refused: " + created.error().message);
     game_.emplace(std::move(*created));
+    // What a returning client missed of the last game is not kept past its end: the new deal
+    // starts the history again, in this same step (and the kept steps are the last game's).
+    dealt_.clear();
+    missed_.clear();
+    missed_events_ = 0;
     ++game_number_;
     hub_.metrics.games_started.fetch_add(1, std::memory_order_relaxed);
     seat_actions_.fill(0);

@@ -282,7 +282,13 @@ Outcome<RenderedGame, std::string> render(const GameLog& log, const std::string&
     for (std::size_t i = 0; i < log.entries.size(); ++i) {
         const GameLogEntry& e = log.entries[i];
         if (e.kind == GameLogEntry::Kind::table_event) {
-            if (e.cause) return "entry " + std::to_string(i) + ": a table event with an action outside a verbatim log";
+            // An event kept as stored (a game in progress when version 4 was migrated) may carry
+            // its action: the engine applies it, to go on in step, and its events are not rendered.
+            if (e.cause) {
+                if (!dealt) return "entry " + std::to_string(i) + ": an action before the deal";
+                auto applied = g.apply(static_cast<Seat>(e.cause->seat), e.cause->action);
+                if (!applied) return "entry " + std::to_string(i) + ": the engine refuses the action: " + applied.error().message;
+            }
             verbatim(e);
             continue;
         }

@@ -640,6 +640,7 @@ std::unique_ptr<SQLite::Database> SqliteStore::open_reader() {
 
 std::vector<StoredPlayer> SqliteStore::players() {
     std::lock_guard lock(reader_mutex_);
+    std::lock_guard gate(commit_gate_);  // the writer's connection: its thread may be cleaning already
     std::vector<StoredPlayer> out;
     SQLite::Statement q(writer_->db(),
                         "SELECT id, token_hash, name FROM players WHERE id IN ("
@@ -661,11 +662,13 @@ std::optional<StoredPlayer> SqliteStore::find_player(const std::string& token_ha
 
 std::uint64_t SqliteStore::last_table_number() {
     std::lock_guard lock(reader_mutex_);
+    std::lock_guard gate(commit_gate_);  // the writer's connection: its thread may be cleaning already
     return static_cast<std::uint64_t>(writer_->db().execAndGet("SELECT COALESCE(MAX(number), 0) FROM tables").getInt64());
 }
 
 std::vector<OpenTableState> SqliteStore::open_tables() {
     std::lock_guard lock(reader_mutex_);
+    std::lock_guard gate(commit_gate_);  // the writer's connection: its thread may be cleaning already
     SQLite::Database& db = writer_->db();
     std::vector<OpenTableState> out;
     SQLite::Statement tables(db,

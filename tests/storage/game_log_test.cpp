@@ -107,3 +107,33 @@ TEST_CASE("engine event types are told from the table's own") {
     CHECK_FALSE(is_engine_event("seat_taken"));
     CHECK_FALSE(is_engine_event("standings"));
 }
+
+TEST_CASE("a log whose first actions were kept event by event (a game in progress at the version-4 migration) "
+          "renders the rest through the engine, in step") {
+    const auto g = sparts::test::play_game("t1", 1, 9, 0, 1000, 80);
+    const GameLog whole = log_of(g);
+    GameLog mixed;
+    std::size_t next_event = 0;  // index into g.events
+    for (std::size_t i = 0; i < whole.entries.size(); ++i) {
+        const GameLogEntry& e = whole.entries[i];
+        const std::size_t n = e.kind == GameLogEntry::Kind::engine ? e.events : 1;
+        // The deal stays an engine entry; the first twenty actions become stored events.
+        if (e.kind == GameLogEntry::Kind::engine && e.cause && i < 24) {
+            for (std::size_t k = 0; k < n; ++k) {
+                const auto& ev = g.events[next_event + k];
+                mixed.entries.push_back(GameLogEntry::table(ev.seq, ev.at, ev.type, ev.payload,
+                                                            k == 0 ? e.cause : std::nullopt));
+            }
+        } else {
+            mixed.entries.push_back(e);
+        }
+        next_event += n;
+    }
+    REQUIRE(mixed.entries.size() > whole.entries.size());
+    auto back = decode_game_log(encode(mixed));
+    REQUIRE(back);
+    auto rendered = render(*back, g.ruleset, 9, 1);
+    REQUIRE_MESSAGE(rendered, (rendered ? "" : rendered.error()));
+    sparts::test::check_same_events(rendered->events, g.events);
+    sparts::test::check_same_actions(rendered->actions, g.actions);
+}
