@@ -149,7 +149,9 @@ def paced(args):
         cpu = f["server"]["cpu_seconds"] / max(1, f["card_plays"]) * 1e6
         print(f"paced   4,500 tables, 1 action/s each, storage on: p50 {lat['p50']:.1f} ms, p99 {lat['p99']:.1f} ms, "
               f"p99.9 {lat['p999']:.1f} ms; server CPU {cpu:.0f} µs a card play; {f['card_plays_per_second']:.0f} "
-              f"card plays/s; {f['errors']} errors, {f['connect_failures']} failed connections", flush=True)
+              f"card plays/s; {f['errors']} errors, {f['connect_failures']} failed connections; server RSS "
+              f"{f['server']['loaded']['vm_rss_kib'] / 1024:.0f} MiB seated, {f['server']['end']['vm_rss_kib'] / 1024:.0f} "
+              f"MiB at the end", flush=True)
     finally:
         s.stop()
         s.clean()
