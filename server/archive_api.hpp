@@ -5,6 +5,8 @@
 //       -> {"games":[{table, game, preset, ruleset, players, result, started, finished}], "next_cursor": C | null}
 //   GET /api/games/{table}/{game}
 //       -> the game: seats, ruleset, seed, every hand with its deal revealed, every event, the result
+//          (its events: game_started to game_over and the standings; the seat changes and
+//          `again` requests after it belong to no game, except in games archived before schema 5)
 //   GET /api/games/{table}/{game}/record
 //       -> the game record (docs/game-record.md), which `sparts replay` plays back and checks
 //

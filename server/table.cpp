@@ -517,10 +517,8 @@ void Table::on_resume(const std::shared_ptr<Session>& s, const PlayerRef& p, con
     json you = seat < 0 ? json(nullptr) : json(seat);
     if (can_replay) {
         send(s, ok_reply(r.id, "resume", {{"table", id_}, {"seat", you}, {"mode", "events"}, {"from", res.seq + 1}}));
-        for (const Entry& e : dealt_) {
-            if (e.seq <= res.seq) continue;
-            send(s, e.per_seat.empty() || seat < 0 ? e.everyone : e.per_seat[static_cast<std::size_t>(seat)]);
-        }
+        for (const Entry& e : dealt_)
+            if (e.seq > res.seq) send(s, seen_by(e, seat));
         // The steps since the deal: the engine plays them again from the state after it.
         std::optional<Game> again;
         for (const Missed& m : missed_) {
@@ -532,7 +530,7 @@ void Table::on_resume(const std::shared_ptr<Session>& s, const PlayerRef& p, con
             auto applied = again->apply(m.seat, m.action);
             if (!applied) throw std::logic_error("a step kept for returning clients is refused: " + applied.error().message);
             for (std::size_t k = 0; k < applied->size(); ++k)
-                if (m.seq + k > res.seq) send(s, frame_for((*applied)[k], m.seq + k, seat));
+                if (m.seq + k > res.seq) send(s, seen_by(rendered((*applied)[k], m.seq + k), seat));
         }
     } else {
         send(s, ok_reply(r.id, "resume", {{"table", id_}, {"seat", you}, {"mode", "snapshot"}}));
@@ -630,19 +628,7 @@ void Table::publish(std::span<const Event> events, std::optional<std::pair<Seat,
     for (const Event& e : events) {
         for (BotMemory& m : memories_) m.observe(e);  // each redacts for its seat
         if (std::holds_alternative<HandStarted>(e)) dealt.clear();
-        Entry entry{++seq_, nullptr, {}};
-        const json everyone = to_json(e, kSpectator);
-        const std::string body = dump_text(everyone);
-        entry.everyone = share(envelope(id_, entry.seq, body));
-        const bool secret = is_secret(e);
-        if (secret) {
-            entry.per_seat.resize(static_cast<std::size_t>(rules_.seats));
-            for (int s = 0; s < rules_.seats; ++s) {
-                json mine = to_json(e, static_cast<Viewer>(s));
-                entry.per_seat[static_cast<std::size_t>(s)] =
-                    mine == everyone ? entry.everyone : share(event_frame(id_, entry.seq, mine));
-            }
-        }
+        Entry entry = rendered(e, ++seq_);
         if (const auto* scored = std::get_if<HandScored>(&e)) {
             hand_scored_sides_ = 0;
             for (const auto& side : scored->sides) {
@@ -654,7 +640,7 @@ void Table::publish(std::span<const Event> events, std::optional<std::pair<Seat,
         if (std::holds_alternative<HandStarted>(e) || !dealt.empty()) dealt.push_back(std::move(entry));
         if (const auto* over = std::get_if<GameOver>(&e)) {
             game_over = over;
-            game_over_json = body;
+            game_over_json = dump_text(to_json(e, kSpectator));
         }
     }
     if (!dealt.empty())
@@ -676,7 +662,7 @@ void Table::publish_table_event(json event) {
 void Table::deliver(const Entry& e) {
     for (int s = 0; s < rules_.seats; ++s) {
         const auto i = static_cast<std::size_t>(s);
-        if (auto session = seats_[i].session.lock()) send(session, e.per_seat.empty() ? e.everyone : e.per_seat[i]);
+        if (auto session = seats_[i].session.lock()) send(session, seen_by(e, s));
     }
     for (const auto& w : spectators_)
         if (auto session = w.lock()) send(session, e.everyone);
@@ -740,13 +726,21 @@ void Table::remember(std::vector<Entry> dealt, std::optional<Missed> missed, std
 
 std::size_t Table::history_events() const { return dealt_.size() + missed_events_; }
 
-Frame Table::frame_for(const Event& e, std::uint64_t seq, int seat) const {
+Table::Entry Table::rendered(const Event& e, std::uint64_t seq) const {
     const json everyone = to_json(e, kSpectator);
-    if (seat >= 0 && is_secret(e)) {
-        json mine = to_json(e, static_cast<Viewer>(seat));
-        if (mine != everyone) return share(event_frame(id_, seq, mine));
+    Entry entry{seq, share(envelope(id_, seq, dump_text(everyone))), {}};
+    if (is_secret(e)) {
+        entry.per_seat.resize(static_cast<std::size_t>(rules_.seats));
+        for (int s = 0; s < rules_.seats; ++s) {
+            json mine = to_json(e, static_cast<Viewer>(s));
+            entry.per_seat[static_cast<std::size_t>(s)] = mine == everyone ? entry.everyone : share(event_frame(id_, seq, mine));
+        }
     }
-    return share(envelope(id_, seq, dump_text(everyone)));
+    return entry;
+}
+
+const Frame& Table::seen_by(const Entry& e, int seat) {
+    return e.per_seat.empty() || seat < 0 ? e.everyone : e.per_seat[static_cast<std::size_t>(seat)];
 }
 
 void Table::on_game_over(const GameOver& over, const std::string& over_json) {

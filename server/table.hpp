@@ -145,8 +145,10 @@ private:
     // that dealt a hand, from its hand_started on), any other step in a few bytes.
     void remember(std::vector<Entry> dealt, std::optional<Missed> missed, std::size_t events);
     std::size_t history_events() const;
-    // The frame of `e` (numbered `seq`) as `seat` sees it (-1: a spectator), byte for byte as published.
-    Frame frame_for(const Event& e, std::uint64_t seq, int seat) const;
+    // `e`, numbered `seq`, rendered once per audience: live, and again for a returning client.
+    Entry rendered(const Event& e, std::uint64_t seq) const;
+    // The frame of an entry `seat` gets (-1: a spectator).
+    static const Frame& seen_by(const Entry& e, int seat);
     void on_game_over(const GameOver& over, const std::string& over_json);
     void schedule();
     void on_turn_timeout(std::uint64_t generation);

@@ -4,6 +4,18 @@
 
 namespace sparts::storage {
 
+void run_write(SQLite::Statement& st) {
+    try {
+        st.exec();
+    } catch (const SQLite::Exception&) {
+        st.tryReset();
+        st.clearBindings();
+        throw;
+    }
+    st.reset();
+    st.clearBindings();
+}
+
 JournalRow journal_row(SQLite::Statement& q) {
     JournalRow r;
     r.id = q.getColumn(0).getInt64();
@@ -62,16 +74,7 @@ std::int64_t JournalInsert::insert(const std::string& table, int game, const Gam
         insert_.bind(8);
         insert_.bind(9);
     }
-    try {
-        insert_.exec();
-    } catch (const SQLite::Exception&) {
-        // Reset, or the retry of the whole commit would fail on this statement forever.
-        insert_.tryReset();
-        insert_.clearBindings();
-        throw;
-    }
-    insert_.reset();
-    insert_.clearBindings();
+    run_write(insert_);
     return db_.getLastInsertRowid();
 }
 

@@ -20,6 +20,10 @@ struct JournalRow {
     GameLogEntry entry;
 };
 
+// Runs a prepared write and makes it ready for the next one, also when it fails: a
+// statement left half way would fail the retry of the whole commit forever.
+void run_write(SQLite::Statement& st);
+
 // A row read with kJournalColumns, in that order.
 JournalRow journal_row(SQLite::Statement& q);
 

@@ -201,20 +201,6 @@ public:
     SQLite::Database& db() { return db_; }
 
 private:
-    static void run(SQLite::Statement& st) {
-        try {
-            st.exec();
-        } catch (const SQLite::Exception&) {
-            // A statement that failed half way must be reset, or the retry of
-            // the whole commit would fail on it forever.
-            st.tryReset();
-            st.clearBindings();
-            throw;
-        }
-        st.reset();
-        st.clearBindings();
-    }
-
     void journal(const std::string& table, int game, const GameLogEntry& e) {
         const std::int64_t id = journal_.insert(table, game, e);
         if (journal_rows_++ == 0) head_ = id;
@@ -241,7 +227,7 @@ private:
                            put_player_.bind(2, p.token_hash);
                            put_player_.bind(3, p.name);
                            put_player_.bind(4, p.at);
-                           run(put_player_);
+                           run_write(put_player_);
                        },
                        [&](const OpenTable& t) {
                            open_table_.bind(1, t.id);
@@ -254,14 +240,14 @@ private:
                            open_table_.bind(8, t.turn_seconds);
                            open_table_.bind(9, t.creator);
                            open_table_.bind(10, t.at);
-                           run(open_table_);
+                           run_write(open_table_);
                            tables_[t.id];
                        },
                        [&](const CloseTable& c) {
                            close_table_.bind(1, c.at);
                            close_table_.bind(2, c.reason);
                            close_table_.bind(3, c.table);
-                           run(close_table_);
+                           run_write(close_table_);
                            if (auto it = tables_.find(c.table); it != tables_.end()) {
                                end_game(it->second);
                                tables_.erase(it);
@@ -274,7 +260,7 @@ private:
                            put_seat_.bind(4, s.name);
                            put_seat_.bind(5, s.bot ? 1 : 0);
                            put_seat_.bind(6, s.level);
-                           run(put_seat_);
+                           run_write(put_seat_);
                        },
                        [&](const StartGame& g) {
                            start_game_.bind(1, g.table);
@@ -284,11 +270,11 @@ private:
                            start_game_.bind(5, g.ruleset);
                            start_game_.bind(6, g.players);
                            start_game_.bind(7, g.at);
-                           run(start_game_);
+                           run_write(start_game_);
                            game_player_.bind(1, g.table);
                            game_player_.bind(2, g.game);
                            game_player_.bind(3, g.players);
-                           run(game_player_);
+                           run_write(game_player_);
                            TableLog& t = tables_[g.table];
                            end_game(t);
                            t.game = g.game;
@@ -316,7 +302,7 @@ private:
                            }
                            finish_game_.bind(4, f.table);
                            finish_game_.bind(5, f.game);
-                           run(finish_game_);
+                           run_write(finish_game_);
                            if (t.game == f.game) end_game(t);
                        },
                    },

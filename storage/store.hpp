@@ -33,7 +33,7 @@ public:
     virtual std::vector<StoredPlayer> players() = 0;
     // A player by the SHA-256 of its token, or nothing. Any thread.
     virtual std::optional<StoredPlayer> find_player(const std::string& token_hash) = 0;
-    virtual std::vector<OpenTableState> open_tables() = 0;
+    virtual std::vector<OpenTableState> open_tables() = 0;  // once, at start
     virtual std::uint64_t last_table_number() = 0;
 
     // The archive: finished games only.

@@ -127,6 +127,10 @@ TEST_CASE("a table whose last game is over comes back with that game's actions a
     check_same_actions(open[0].actions, g.actions);
     CHECK(open[0].last_seq == g.last_seq + 1);
     CHECK(open[0].last_event_at == 9000);
+    // The archived game ends with the game: the again request after it is no part of it.
+    auto archived = store->load_game("t1", 1);
+    REQUIRE(archived);
+    check_same_events(archived->events, g.events);
 }
 
 TEST_CASE("a database of schema version 4 keeps every game: records that serve the same events, journals for open tables") {
