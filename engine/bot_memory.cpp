@@ -88,7 +88,7 @@ void BotMemory::observe(const Event& raw) {
                 center_taken_ += e.count;
                 if (e.seat == seat_) center_cards_ |= e.cards;
             } else if constexpr (std::is_same_v<T, HandScored>) {
-                for (int i = 0; i < e.side_count; ++i) scores_[i] = e.sides[i].score, bags_[i] = e.sides[i].bags;
+                for (int i = 0; i < e.side_count(); ++i) scores_[i] = e.sides[i].score, bags_[i] = e.sides[i].bags;
                 ++hands_scored_;
                 if (e.kind == HandKind::hearts) ++hearts_hands_played_;
             }

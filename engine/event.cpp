@@ -120,7 +120,7 @@ std::string describe(const Event& ev) {
             } else if constexpr (std::is_same_v<T, HandScored>) {
                 s += " hand=" + n(e.hand) + " kind=" + to_string(e.kind);
                 if (e.reversed) s += " reversed";
-                for (int i = 0; i < e.side_count; ++i) {
+                for (int i = 0; i < e.side_count(); ++i) {
                     const SideScore& side = e.sides[i];
                     s += " | side=" + n(i) + " seats=" + n(side.seats) + " bid=" + n(side.bid) +
                          " tricks=" + n(side.tricks) + " nils=" + n(side.nil_bids) + "/" + n(side.nils_made);

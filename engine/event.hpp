@@ -1,5 +1,5 @@
 // Everything the engine tells the table, one struct per kind of event. Events
-// are small fixed-size values (no heap), rendered per audience by view.hpp and
+// are small values, rendered per audience by view.hpp and
 // put on the wire by protocol/. Fields marked "secret" are cards or bids that
 // only some viewers may see; redact() in view.hpp strips them for the others.
 #pragma once
@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <string>
 #include <variant>
+#include <vector>
 
 #include "engine/card_set.hpp"
 #include "engine/seat.hpp"
@@ -125,12 +126,14 @@ struct SideScore {
     std::int32_t score;       // game score after the hand
     std::int16_t bags;        // bag count after the hand (0 where bags are not counted)
 };
+// The sides' lines are on the heap: ten of them inline made every Event 496
+// bytes, and each table holds a buffer of events; it is once a hand.
 struct HandScored {
     std::uint8_t hand;
     HandKind kind;
     bool reversed;  // reverse partners declared: bids, tricks and counts are everyone else's
-    std::uint8_t side_count;
-    std::array<SideScore, kMaxSeats> sides;
+    std::vector<SideScore> sides;  // one a side, in side order
+    int side_count() const { return static_cast<int>(sides.size()); }
 };
 struct BagPenalty {
     std::uint8_t side;

@@ -571,7 +571,7 @@ void Game::score_hand() {
     hs.hand = s_.hand;
     hs.kind = kind;
     hs.reversed = s_.reversed;
-    hs.side_count = static_cast<std::uint8_t>(sides);
+    hs.sides.resize(static_cast<std::size_t>(sides));
     std::array<ScoreSheet, kMaxSeats> sheets{};
     std::array<int, kMaxSeats> bags_gained{};
 

@@ -256,7 +256,7 @@ void read_score(const Ruleset& rules, const HandScored& hs, const std::array<int
     const bool bags = hs.kind == HandKind::spades && rules.bag_rule != BagRule::none && rules.bag_threshold > 0;
     const double price = bags ? static_cast<double>(rules.bag_points) / rules.bag_threshold : 0.0;
     std::array<double, kMaxSeats> gained{};
-    for (int i = 0; i < hs.side_count; ++i) {
+    for (int i = 0; i < hs.side_count(); ++i) {
         const SideScore& s = hs.sides[i];
         v.side[i] = s.hand_total;
         if (!bags) continue;
@@ -265,13 +265,13 @@ void read_score(const Ruleset& rules, const HandScored& hs, const std::array<int
         gained[i] = s.bags - bags_before[i] + bag_times[i] * rules.bag_threshold;
     }
     if (bags) {
-        for (int i = 0; i < hs.side_count; ++i) {
+        for (int i = 0; i < hs.side_count(); ++i) {
             if (rules.bag_rule == BagRule::penalty) {
                 v.side[i] -= price * gained[i];
             } else {
                 // Bag back: my bags will be the opponents' points, theirs mine.
-                for (int o = 0; o < hs.side_count; ++o)
-                    if (o != i) v.side[i] += price * gained[o] / std::max(1, hs.side_count - 1);
+                for (int o = 0; o < hs.side_count(); ++o)
+                    if (o != i) v.side[i] += price * gained[o] / std::max(1, hs.side_count() - 1);
                 v.side[i] -= price * gained[i];
             }
         }
@@ -359,7 +359,7 @@ private:
     }
 
     double value_of(const HandValue& v, const HandScored& hs) const {
-        for (int i = 0; i < hs.side_count; ++i)
+        for (int i = 0; i < hs.side_count(); ++i)
             if ((hs.sides[i].seats >> me_) & 1) return v.side[i];
         return v.side[rules_.side_of(me_)];
     }

@@ -90,7 +90,7 @@ json members(const Event& event) {
             },
             [](const HandScored& e) -> json {
                 json sides = json::array();
-                for (int i = 0; i < e.side_count; ++i) sides.push_back(side_json(e.sides[i]));
+                for (int i = 0; i < e.side_count(); ++i) sides.push_back(side_json(e.sides[i]));
                 json j = {{"hand", e.hand}, {"kind", to_string(e.kind)}, {"sides", std::move(sides)}};
                 if (e.reversed) j["reversed"] = true;  // reverse partners declared
                 return j;

@@ -83,7 +83,11 @@ void Session::on_accept(beast::error_code ec) {
 }
 
 void Session::do_read() {
-    ws_.async_read(buffer_, beast::bind_front_handler(&Session::on_read, shared_from_this()));
+    // A message is read in pieces of kReadPiece bytes: Beast's whole-message read
+    // makes room for 1,536 bytes before anything arrives, and a connection waits
+    // for its next message most of its life. Requests are a few dozen bytes.
+    constexpr std::size_t kReadPiece = 256;
+    ws_.async_read_some(buffer_, kReadPiece, beast::bind_front_handler(&Session::on_read, shared_from_this()));
 }
 
 void Session::on_read(beast::error_code ec, std::size_t) {
@@ -98,6 +102,7 @@ void Session::on_read(beast::error_code ec, std::size_t) {
         kill_timer_.cancel();
         return;
     }
+    if (!ws_.is_message_done()) return do_read();  // Beast stops it at read_message_max
     if (closing_) {
         buffer_.consume(buffer_.size());
         return do_read();
@@ -109,6 +114,7 @@ void Session::on_read(beast::error_code ec, std::size_t) {
     }
     const std::string text = beast::buffers_to_string(buffer_.data());
     buffer_.consume(buffer_.size());
+    if (buffer_.capacity() > 1024) buffer_.shrink_to_fit();  // a long message's room is not kept
     if (!rate_.allow()) {
         if (++refused_in_a_row_ >= hub_.config.flood_close_after) {
             hub_.metrics.closed_flooding.fetch_add(1, std::memory_order_relaxed);
@@ -369,8 +375,8 @@ void Session::on_close(CloseCode code, std::string reason) {
     kill_timer_.async_wait([self = shared_from_this()](beast::error_code e) {
         if (e) return;
         beast::error_code ignored;
-        beast::get_lowest_layer(self->ws_).socket().shutdown(net::ip::tcp::socket::shutdown_both, ignored);
-        beast::get_lowest_layer(self->ws_).close();
+        self->ws_.next_layer().shutdown(net::ip::tcp::socket::shutdown_both, ignored);
+        self->ws_.next_layer().close(ignored);
     });
     if (!writing_) do_close();
 }

@@ -8,7 +8,6 @@
 // enforced here, and abuse ends the connection with a stable close code.
 #pragma once
 #include <cstdint>
-#include <deque>
 #include <memory>
 #include <string>
 #include <vector>
@@ -21,6 +20,7 @@
 #include "server/hub.hpp"
 #include "server/player.hpp"
 #include "server/rate_limiter.hpp"
+#include "server/vector_queue.hpp"
 
 namespace sparts::server {
 
@@ -79,8 +79,11 @@ private:
     void replay_opened(const Request& r, std::shared_ptr<Replay> replay, std::string problem);
     void control_replay(const Request& r);
 
-    boost::beast::websocket::stream<boost::beast::tcp_stream> ws_;
-    boost::beast::flat_buffer buffer_;
+    // On the bare socket: Beast's tcp_stream adds its own timers and a layer to
+    // every operation (about 700 bytes a connection); the WebSocket stream's
+    // timeouts (idle, handshake, close) are its own and all this needs.
+    boost::beast::websocket::stream<boost::asio::ip::tcp::socket> ws_;
+    boost::beast::flat_buffer buffer_;  // the message being read
     Hub& hub_;
     std::string address_;
     Ticket ticket_;
@@ -96,7 +99,7 @@ private:
     std::vector<std::weak_ptr<Table>> joined_;
     std::shared_ptr<Replay> replay_;
 
-    std::deque<Frame> queue_;
+    VectorQueue<Frame> queue_;
     std::size_t queued_bytes_ = 0;
     bool writing_ = false;
     bool batch_ = false;            // the client asked for several messages a WebSocket message

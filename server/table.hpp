@@ -31,7 +31,6 @@
 // grace period.
 #pragma once
 #include <array>
-#include <deque>
 #include <memory>
 #include <optional>
 #include <string>
@@ -48,6 +47,7 @@
 #include "server/player.hpp"
 #include "server/session.hpp"
 #include "server/table_summary.hpp"
+#include "server/vector_queue.hpp"
 #include "storage/records.hpp"
 
 namespace sparts::server {
@@ -196,15 +196,15 @@ private:
     Rng rng_;
     std::uint64_t seq_ = 0;
     // What a returning client may have missed, since the current hand was dealt.
-    std::deque<Entry> dealt_;       // the dealing step's events, rendered
+    VectorQueue<Entry> dealt_;      // the dealing step's events, rendered
     GameState after_deal_{};        // the game after them (or after the steps dropped from missed_)
-    std::deque<Missed> missed_;     // each step since
+    VectorQueue<Missed> missed_;    // each step since
     std::size_t missed_events_ = 0; // events the steps in missed_ hold
     int hand_scored_sides_ = 0;
     std::array<std::uint16_t, kMaxSeats> side_seats_{};
     bool closed_ = false;
     Step step_;
-    std::deque<Step> steps_;  // waiting for their commit, in order
+    VectorQueue<Step> steps_;  // waiting for their commit, in order
     std::uint64_t next_step_ = 1;
     storage::Millis now_ = 0;  // the current step's time
     enum class Reported { none, waiting, playing, over } reported_ = Reported::none;  // in the metrics' gauges

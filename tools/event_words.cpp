@@ -144,7 +144,7 @@ std::string in_words(const Event& event, const Ruleset& rules, Seat me) {
             },
             [&](const HandScored& e) -> std::string {
                 std::string s = "Hand " + std::to_string(e.hand) + " scored:";
-                for (int i = 0; i < e.side_count; ++i) {
+                for (int i = 0; i < e.side_count(); ++i) {
                     const SideScore& side = e.sides[i];
                     s += "\n  " + side_name(rules, i, me) + ":";
                     if (side.bid >= 0) s += " bid " + std::to_string(side.bid) + ",";

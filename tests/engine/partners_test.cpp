@@ -147,7 +147,7 @@ TEST_CASE("partners: regular partners keep one score per team and bid their last
     g.start();
     Rng rng(4, 1);
     const PlayedHand h = play_hand(g, rng);
-    CHECK(h.scored.side_count == 3);
+    CHECK(h.scored.side_count() == 3);
     for (int team = 0; team < 3; ++team) {
         const int a = team, b = team + 3;
         // The later of the two in bidding order, from the dealer's left.

@@ -160,7 +160,7 @@ TEST_CASE("seed 000: a Spades hand played out: 3 taking 4 = 31, 3 taking 2 = -30
 
     const HandScored hs = t.log.last<HandScored>();
     CHECK(hs.kind == HandKind::spades);
-    REQUIRE(hs.side_count == 4);
+    REQUIRE(hs.side_count() == 4);
     const SideScore& a = hs.sides[A];
     CHECK(a.tricks == 4);
     CHECK(delta(a, ScoreComponent::contract) == 30);

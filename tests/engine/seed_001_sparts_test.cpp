@@ -297,7 +297,7 @@ TEST_CASE("seed 001: a Sparts hand played out and scored by bid, tricks and coun
 
     const HandScored hs = t.log.last<HandScored>();
     CHECK(hs.kind == HandKind::sparts);
-    REQUIRE(hs.side_count == 4);
+    REQUIRE(hs.side_count() == 4);
     // Seat 0: bid 0, took 0.
     CHECK(hs.sides[0].tricks == 0);
     CHECK(delta(hs.sides[0], ScoreComponent::zero_bid) == 10);

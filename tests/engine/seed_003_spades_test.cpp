@@ -158,7 +158,7 @@ TEST_CASE("seed 003: a hand played out: bids 7 takes 8 = 71 and a sandbag, bids 
     // a 4, b 2, c 4, e 3: a + c take 8, b + e take 5.
     Table t = play_hands(spades(), {{{a, a, a, a, b, b, c, c, c, e, e, e, c}, bids_of(3, 2, 4, 4)}});
     const HandScored hs = t.log.last<HandScored>();
-    REQUIRE(hs.side_count == 2);
+    REQUIRE(hs.side_count() == 2);
     CHECK(hs.sides[us].seats == ((1u << a) | (1u << c)));
     CHECK(hs.sides[us].bid == 7);
     CHECK(hs.sides[us].tricks == 8);

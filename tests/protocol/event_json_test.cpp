@@ -59,7 +59,7 @@ TEST_CASE("every kind of event has its wire form") {
     HandScored scored{};
     scored.hand = 3;
     scored.kind = HandKind::spades;
-    scored.side_count = 2;
+    scored.sides.resize(2);
     scored.sides[0] = SideScore{0b0101, 5, 6, 0, 0, {}, 51, 251, 3};
     scored.sides[0].delta[static_cast<int>(ScoreComponent::contract)] = 50;
     scored.sides[0].delta[static_cast<int>(ScoreComponent::overtricks)] = 1;

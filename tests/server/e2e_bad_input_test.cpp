@@ -147,6 +147,20 @@ TEST_CASE("e2e: bad input is answered by its error code while the game at the ta
     }
     plays_on("a frame too big");
 
+    // The server reads a message in 256-byte pieces: one of several pieces, just
+    // under the limit, is read whole and answered, and so is a short one after it.
+    {
+        TestClient long_one(loop, server.port(), "bad-long");
+        long_one.hello("long");
+        const std::string ping = R"({"type":"ping","id":"long-one"})";
+        REQUIRE(long_one.send_text(ping.substr(0, 14) + std::string(2000, ' ') + ping.substr(14)));
+        const json pong = long_one.wait_for([](const json& f) { return f.value("id", "") == "long-one"; }, "the long ping's reply");
+        CHECK(pong.at("type") == "ok");
+        CHECK(long_one.request({{"type", "ping"}}).at("type") == "ok");
+        CHECK(!long_one.closed());
+    }
+    plays_on("a message of several read pieces");
+
     g.play_to_game_over(loop);
     for (const auto& b : g.bots)
         for (const auto& p : b->problems) FAIL_CHECK(p);

@@ -153,7 +153,7 @@ inline std::string event_failure(const Event& e, const Knowledge& k, const std::
         // Without a moon, a deck's count totals -25 (-16 when the 10 of hearts counts -1).
         int count = 0;
         bool moon = false;
-        for (int i = 0; i < hs->side_count; ++i) {
+        for (int i = 0; i < hs->side_count(); ++i) {
             moon |= hs->sides[i].delta[static_cast<int>(ScoreComponent::moon)] != 0;
             for (auto c : {ScoreComponent::hearts, ScoreComponent::queen_of_spades, ScoreComponent::ten_of_hearts,
                            ScoreComponent::jack_of_diamonds})

@@ -123,8 +123,8 @@ std::optional<Event> event_from_json(const json& e) {
         h.kind = kind_of(e);
         h.reversed = e.value("reversed", false);
         const auto& sides = e.at("sides");
-        h.side_count = static_cast<std::uint8_t>(std::min<std::size_t>(sides.size(), kMaxSeats));
-        for (int i = 0; i < h.side_count; ++i) {
+        h.sides.resize(std::min<std::size_t>(sides.size(), kMaxSeats));
+        for (int i = 0; i < h.side_count(); ++i) {
             const json& s = sides[static_cast<std::size_t>(i)];
             h.sides[i].seats = seat_mask(s.value("seats", json::array()));
             h.sides[i].hand_total = int_of(s, "hand_total");
