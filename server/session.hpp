@@ -17,6 +17,7 @@
 #include <boost/beast/websocket.hpp>
 #include "protocol/request.hpp"
 #include "server/connection_limits.hpp"
+#include "server/frame.hpp"
 #include "server/hub.hpp"
 #include "server/player.hpp"
 #include "server/rate_limiter.hpp"
@@ -26,7 +27,6 @@ namespace sparts::server {
 
 class Table;
 class Replay;
-using Frame = std::shared_ptr<const std::string>;
 
 // WebSocket close codes this server uses (4000-4999 are for applications).
 enum class CloseCode : std::uint16_t {

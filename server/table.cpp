@@ -135,7 +135,7 @@ Outcome<std::shared_ptr<Table>, std::string> Table::recover(Hub& hub, const stor
         }
     }
     // A returning client is told the steps from here on; from before the restart, a snapshot.
-    if (x.game_) x.after_deal_ = x.game_->state();
+    if (x.game_) x.history_.restart(x.game_->state());
     x.initial_summary_ = x.summary();
     x.report_state(!x.game_ ? Reported::waiting : x.game_->over() ? Reported::over : Reported::playing);
     net::post(x.strand_, [table] {
@@ -512,26 +512,16 @@ void Table::on_resume(const std::shared_ptr<Session>& s, const PlayerRef& p, con
         seats_[static_cast<std::size_t>(seat)].session = s;
         s->joined(shared_from_this());
     }
-    const std::uint64_t kept_from = !dealt_.empty() ? dealt_.front().seq : !missed_.empty() ? missed_.front().seq : 0;
+    const std::uint64_t kept_from = history_.first_seq();
     const bool can_replay = res.seq <= seq_ && (res.seq == seq_ || (kept_from > 0 && kept_from <= res.seq + 1));
     json you = seat < 0 ? json(nullptr) : json(seat);
     if (can_replay) {
         send(s, ok_reply(r.id, "resume", {{"table", id_}, {"seat", you}, {"mode", "events"}, {"from", res.seq + 1}}));
-        for (const Entry& e : dealt_)
-            if (e.seq > res.seq) send(s, seen_by(e, seat));
-        // The steps since the deal: the engine plays them again from the state after it.
-        std::optional<Game> again;
-        for (const Missed& m : missed_) {
-            if (m.table_event) {
-                if (m.seq > res.seq) send(s, m.table_event);
-                continue;
-            }
-            if (!again) again.emplace(Game::resume(rules_, game_->seed(), after_deal_));
-            auto applied = again->apply(m.seat, m.action);
-            if (!applied) throw std::logic_error("a step kept for returning clients is refused: " + applied.error().message);
-            for (std::size_t k = 0; k < applied->size(); ++k)
-                if (m.seq + k > res.seq) send(s, seen_by(rendered((*applied)[k], m.seq + k), seat));
-        }
+        // The deal's events, then the steps since: the engine plays them again from the state after the deal.
+        history_.since(
+            res.seq, rules_, game_ ? game_->seed() : 0,
+            [&](const Event& e, std::uint64_t n) { send(s, seen_by(rendered(e, n), seat)); },
+            [&](const Frame& f) { send(s, f); });
     } else {
         send(s, ok_reply(r.id, "resume", {{"table", id_}, {"seat", you}, {"mode", "snapshot"}}));
         send_snapshot(s, seat);
@@ -566,9 +556,7 @@ void Table::new_game() {
     game_.emplace(std::move(*created));
     // What a returning client missed of the last game is not kept past its end: the new deal
     // starts the history again, in this same step (and the kept steps are the last game's).
-    dealt_.clear();
-    missed_.clear();
-    missed_events_ = 0;
+    history_.restart(game_->state());
     ++game_number_;
     hub_.metrics.games_started.fetch_add(1, std::memory_order_relaxed);
     seat_actions_.fill(0);
@@ -623,11 +611,10 @@ void Table::publish(std::span<const Event> events, std::optional<std::pair<Seat,
                                 std::move(stored_cause)});
     const GameOver* game_over = nullptr;
     std::string game_over_json;
-    std::vector<Entry> dealt;  // from a hand_started on: kept rendered for returning clients
+    std::size_t dealt = events.size();  // the step dealt a hand: its events from hand_started on are kept
     const std::uint64_t first_seq = seq_ + 1;
     for (const Event& e : events) {
         for (BotMemory& m : memories_) m.observe(e);  // each redacts for its seat
-        if (std::holds_alternative<HandStarted>(e)) dealt.clear();
         Entry entry = rendered(e, ++seq_);
         if (const auto* scored = std::get_if<HandScored>(&e)) {
             hand_scored_sides_ = 0;
@@ -637,16 +624,17 @@ void Table::publish(std::span<const Event> events, std::optional<std::pair<Seat,
             }
         }
         deliver(entry);
-        if (std::holds_alternative<HandStarted>(e) || !dealt.empty()) dealt.push_back(std::move(entry));
+        if (std::holds_alternative<HandStarted>(e)) dealt = static_cast<std::size_t>(&e - events.data());
         if (const auto* over = std::get_if<GameOver>(&e)) {
             game_over = over;
             game_over_json = dump_text(to_json(e, kSpectator));
         }
     }
-    if (!dealt.empty())
-        remember(std::move(dealt), std::nullopt, 0);
+    if (dealt < events.size())
+        history_.dealt(first_seq + dealt, events.subspan(dealt), game_->state());
     else if (cause)
-        remember({}, Missed{first_seq, nullptr, cause->first, cause->second}, events.size());
+        history_.step(first_seq, cause->first, cause->second, events.size());
+    history_.trim(hub_.config.history_events, rules_, game_->seed());
     // After the last of the action's events, so that the table's own (the standings) follow them.
     if (game_over) on_game_over(*game_over, game_over_json);
 }
@@ -656,7 +644,8 @@ void Table::publish_table_event(json event) {
     Entry entry{++seq_, share(envelope(id_, seq_, body)), {}};
     store(storage::AppendEvent{id_, entry.seq, game_number_, event["type"].get<std::string>(), body, now_});
     deliver(entry);
-    remember({}, Missed{entry.seq, entry.everyone, 0, {}}, 1);
+    history_.table_event(entry.seq, entry.everyone);
+    history_.trim(hub_.config.history_events, rules_, game_ ? game_->seed() : 0);
 }
 
 void Table::deliver(const Entry& e) {
@@ -692,39 +681,6 @@ void Table::prompt_seat(const std::shared_ptr<Session>& session, int seat) {
     }
     send(session, dump_text(j));
 }
-
-void Table::remember(std::vector<Entry> dealt, std::optional<Missed> missed, std::size_t events) {
-    if (!dealt.empty()) {
-        // A new hand: a client that missed its deal gets a snapshot; one that saw it, the events since.
-        dealt_.assign(std::make_move_iterator(dealt.begin()), std::make_move_iterator(dealt.end()));
-        after_deal_ = game_->state();
-        missed_.clear();
-        missed_events_ = 0;
-    } else if (missed) {
-        missed_.push_back(std::move(*missed));
-        missed_events_ += events;
-    }
-    while (history_events() > hub_.config.history_events) {
-        if (!dealt_.empty()) {
-            dealt_.pop_front();
-            continue;
-        }
-        // The oldest step goes: the state it starts from moves on past it.
-        const Missed& m = missed_.front();
-        std::size_t n = 1;
-        if (!m.table_event) {
-            Game g = Game::resume(rules_, game_->seed(), after_deal_);
-            auto applied = g.apply(m.seat, m.action);
-            if (!applied) throw std::logic_error("a step kept for returning clients is refused: " + applied.error().message);
-            n = applied->size();
-            after_deal_ = g.state();
-        }
-        missed_events_ -= n;
-        missed_.pop_front();
-    }
-}
-
-std::size_t Table::history_events() const { return dealt_.size() + missed_events_; }
 
 Table::Entry Table::rendered(const Event& e, std::uint64_t seq) const {
     const json everyone = to_json(e, kSpectator);

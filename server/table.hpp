@@ -46,6 +46,7 @@
 #include "server/hub.hpp"
 #include "server/player.hpp"
 #include "server/session.hpp"
+#include "server/table_history.hpp"
 #include "server/table_summary.hpp"
 #include "server/vector_queue.hpp"
 #include "storage/records.hpp"
@@ -93,15 +94,6 @@ private:
         Frame everyone;
         std::vector<Frame> per_seat;
     };
-    // A step since the current hand was dealt, kept for a returning client in a few
-    // bytes: a table event's frame, or the action whose events the engine renders
-    // again (from the state after the deal) when a client resumes.
-    struct Missed {
-        std::uint64_t seq = 0;  // its first event's
-        Frame table_event;      // null: the engine's events, caused by `action`
-        Seat seat = 0;
-        Action action{};
-    };
     // What one handler sends, and what must be stored before it is sent.
     struct Step {
         std::uint64_t id = 0;
@@ -141,10 +133,6 @@ private:
     // Tells each seat that may act now what it may do (your_turn).
     void prompt();
     void prompt_seat(const std::shared_ptr<Session>& s, int seat);
-    // Keeps a step for returning clients: the deal's events rendered (`dealt`: the step
-    // that dealt a hand, from its hand_started on), any other step in a few bytes.
-    void remember(std::vector<Entry> dealt, std::optional<Missed> missed, std::size_t events);
-    std::size_t history_events() const;
     // `e`, numbered `seq`, rendered once per audience: live, and again for a returning client.
     Entry rendered(const Event& e, std::uint64_t seq) const;
     // The frame of an entry `seat` gets (-1: a spectator).
@@ -196,10 +184,7 @@ private:
     Rng rng_;
     std::uint64_t seq_ = 0;
     // What a returning client may have missed, since the current hand was dealt.
-    VectorQueue<Entry> dealt_;      // the dealing step's events, rendered
-    GameState after_deal_{};        // the game after them (or after the steps dropped from missed_)
-    VectorQueue<Missed> missed_;    // each step since
-    std::size_t missed_events_ = 0; // events the steps in missed_ hold
+    TableHistory history_;
     int hand_scored_sides_ = 0;
     std::array<std::uint16_t, kMaxSeats> side_seats_{};
     bool closed_ = false;
