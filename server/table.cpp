@@ -573,7 +573,9 @@ void Table::new_game() {
     }
     store(storage::StartGame{id_, game_number_, seed, dump_text(to_json(rules_)), dump_text(players), now_});
     reset_bots(seed);
-    publish_table_event({{"type", "game_started"}, {"game", game_number_}, {"ruleset", to_json(rules_)}});
+    json started = {{"type", "game_started"}, {"game", game_number_}, {"ruleset", to_json(rules_)}};
+    if (rules_.game_clock_seconds > 0) started["clock_ms"] = rules_.game_clock_seconds * 1000LL;  // it starts now
+    publish_table_event(std::move(started));
     const auto first = game_->start();
     const std::vector<Event> events(first.begin(), first.end());
     if (rules_.game_clock_seconds > 0) {

@@ -6,7 +6,7 @@ import {
   cardName, cardShort, isRed, parseCard, describeEvent, errorWords, bidWords, passDirectionWords,
   SCORE_COMPONENT_WORDS, sideOfSeat, ranksOf,
 } from "../lib/index.js";
-import { h, fill, focusKey, restoreFocus } from "./dom.js";
+import { h, patch, focusKey, restoreFocus } from "./dom.js";
 import { optionsInWords, presetLabel } from "./options.js";
 
 const KIND_WORDS = { spades: "Spades", hearts: "Hearts", sparts: "Sparts", undecided: "to be chosen" };
@@ -136,7 +136,11 @@ export class TableView {
 
   tick() {
     for (const t of this.el.querySelectorAll("[data-deadline]")) {
-      t.textContent = formatMs(Number(t.dataset.deadline) - Date.now());
+      const left = Number(t.dataset.deadline) - Date.now();
+      t.textContent = formatMs(left);
+      // The last minute of a game clock, the last ten seconds of a turn: a warning colour.
+      const warnBelow = t.classList.contains("game-clock") ? 60000 : 10000;
+      t.classList.toggle("warn", left < warnBelow);
     }
   }
 
@@ -159,7 +163,7 @@ export class TableView {
     const logScroll = this.el.querySelector(".log");
     const atBottom = !logScroll || logScroll.scrollTop + logScroll.clientHeight >= logScroll.scrollHeight - 8;
     if (!s.synced) {
-      fill(this.el, h("div", { class: "card-panel" },
+      patch(this.el, h("div", { class: "card-panel" },
         h("h1", {}, `Table ${this.table}`),
         h("p", {}, this.error ?? (this.client.status === "open" ? "Opening the table…" : "Connecting…")),
         h("p", {}, h("a", { href: "#/" }, "Back to the lobby"))));
@@ -172,8 +176,9 @@ export class TableView {
       const words = { play: "Your turn: play a card.", bid: "Your turn to bid.", pass: "Choose the cards to pass.", choose: "Choose Spades or Hearts." };
       this.app.announce(words[yourTurn.legal.kind] ?? "Your turn.");
     }
-    fill(this.el,
+    patch(this.el,
       this.header(),
+      this.confirmLeaveEl(),
       s.closed ? h("p", { class: "banner" }, "This table is closed.") : null,
       h("div", { class: "table-layout" },
         h("div", { class: "felt", "aria-label": "The table" },
@@ -211,16 +216,39 @@ export class TableView {
           info ? ` · ${info.turn_seconds ? `${info.turn_seconds} s a turn` : "no turn limit"}` : "",
           info?.private ? " · private" : "",
           v ? ` · game ${s.game}, hand ${v.hand_number}${v.kind ? ` (${KIND_WORDS[v.kind] ?? v.kind})` : ""} · ${PHASE_WORDS[v.phase] ?? v.phase}` : "",
-          s.clockDeadline ? [" · game clock ", h("span", { dataset: { deadline: String(s.clockDeadline) } })] : "",
+          s.clockDeadline ? [" · game clock ", h("span", { class: "game-clock", role: "timer", "aria-label": "Game clock", dataset: { deadline: String(s.clockDeadline) } })] : "",
           !seated ? " · you are watching" : "")),
       h("div", { class: "head-actions" },
         h("button", { type: "button", dataset: { focusKey: "copy" }, onclick: () => this.copyLink(link) }, "Copy invite link"),
         h("input", { class: "invite-link", readonly: true, value: link, "aria-label": "Invite link" }),
         h("a", { class: "button", href: "#/" }, "Lobby"),
-        seated || s.synced ? h("button", { type: "button", dataset: { focusKey: "leave" }, onclick: () => this.act(async () => {
-          await this.client.leave(this.table);
-          this.app.go("#/");
-        }, "Leave") }, seated ? "Leave seat" : "Stop watching") : null));
+        seated || s.synced ? h("button", { type: "button", dataset: { focusKey: "leave" }, onclick: () => {
+          // Mid-game a seat left goes to a bot for the rest of the game: ask first.
+          if (seated && s.info?.state === "playing") {
+            this.confirmLeave = true;
+            this.render();
+            return;
+          }
+          this.leave();
+        } }, seated ? "Leave seat" : "Stop watching") : null));
+  }
+
+  leave() {
+    this.confirmLeave = false;
+    return this.act(async () => {
+      await this.client.leave(this.table);
+      this.app.go("#/");
+    }, "Leave");
+  }
+
+  confirmLeaveEl() {
+    if (!this.confirmLeave || this.state.you === null) return null;
+    return h("section", { class: "card-panel confirm", role: "alertdialog", "aria-labelledby": "leave-title", "aria-describedby": "leave-words" },
+      h("h2", { id: "leave-title" }, "Leave your seat?"),
+      h("p", { id: "leave-words" }, "The game goes on: a bot plays your seat until its end, and you cannot come back to it."),
+      h("div", { class: "confirm-buttons" },
+        h("button", { type: "button", class: "primary", id: "leave-confirm", dataset: { focusKey: "leave-confirm" }, onclick: () => this.leave() }, "Leave the seat"),
+        h("button", { type: "button", id: "leave-cancel", dataset: { focusKey: "leave-cancel" }, onclick: () => { this.confirmLeave = false; this.render(); } }, "Stay")));
   }
 
   async copyLink(link) {
@@ -365,12 +393,17 @@ export class TableView {
   passEl(legal) {
     const s = this.state;
     const v = s.view;
-    const key = `${v.hand_number}/${v.pass_round}/${legal.count}/${legal.back_count}`;
+    // A new game's first hand has the same hand number as the last game's: the game is in the key.
+    const key = `${s.game}/${v.hand_number}/${v.pass_round}/${legal.count}/${legal.back_count}`;
     if (this.passKey !== key) {
       this.passKey = key;
       this.passSel = [];
       this.backSel = [];
     }
+    // Only cards still in the hand stay chosen (a resync may have changed it).
+    const inHand = new Set(v.hand ?? []);
+    this.passSel = this.passSel.filter((c) => inHand.has(c));
+    this.backSel = this.backSel.filter((c) => inHand.has(c));
     const n = v.seats;
     const to = (s.you + v.pass_distance) % n;
     const from = (s.you - v.pass_distance + n * 10) % n;

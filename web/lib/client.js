@@ -365,6 +365,9 @@ export class SpartsClient {
   async leave(table) {
     const reply = await this.request({ type: "leave", table });
     this.followed.delete(table);
+    // Forget the table as we held it (our seat, our hand): opened again, it is seen afresh.
+    this.models.delete(table);
+    this.seats = this.seats.filter((s) => s.table !== table);
     return reply;
   }
 

@@ -572,6 +572,8 @@ export type GameStartedEvent = {
   /** 1 for the table's first game */
   game: number;
   ruleset: Ruleset;
+  /** only with a game clock: its length in milliseconds; it starts with this event */
+  clock_ms?: number;
 };
 
 // ---- server/events/hand_kind_chosen.schema.json

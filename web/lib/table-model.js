@@ -216,6 +216,8 @@ export class TableModel {
     s.bagPenalties = [];
     s.again = [];
     s.lastTrick = null;
+    // A game clock starts with the game (a replay shows no clock).
+    s.clockDeadline = e.clock_ms && !this.replay ? Date.now() + e.clock_ms : null;
     if (s.view) {
       s.view.scores = s.view.scores.map(() => 0);
       s.view.bags = s.view.bags.map(() => 0);
@@ -442,6 +444,7 @@ export class TableModel {
     v.scores = [...e.scores];
     s.gameOver = e;
     s.turnDeadline = null;
+    s.clockDeadline = null;
     if (s.info) s.info.state = "over";
   }
 }

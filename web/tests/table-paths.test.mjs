@@ -1,0 +1,179 @@
+// End-to-end, in Chromium against the real server: paths of the table page that
+// once broke. Play again at a passing preset (game 2's pass panel held game 1's
+// cards); leaving a seat mid-game (it asks first; the table opened again shows
+// the bot in the seat and a way to take it over, not the old hand); the game
+// clock (shown from the first deal, counting down live, a warning in its last
+// minute). Each writes screenshots at 1280×800 and 390×844 to the artifacts.
+
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { startServer, launchBrowser, artifactsDir, until } from "./support.mjs";
+
+let server;
+let browser;
+const artifacts = artifactsDir();
+const SIZES = { desktop: { width: 1280, height: 800 }, phone: { width: 390, height: 844 } };
+
+before(async () => {
+  server = await startServer(["--bot-delay-ms", "10"]);
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+async function person(name, size = "desktop") {
+  const phone = size === "phone";
+  const context = await browser.newContext({ viewport: SIZES[size], isMobile: phone, hasTouch: phone });
+  await context.addInitScript((n) => localStorage.setItem("sparts.name", n), name);
+  const page = await context.newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(String(e)));
+  return { context, page, errors };
+}
+
+/** Creates a table of `preset` with `options` ({name: value} for the form's fields) and sits; returns its id. */
+async function createTable(page, preset, options = {}) {
+  await page.goto(server.url + "/");
+  await page.locator("#status[data-state=open]").waitFor();
+  await page.selectOption("#preset", preset);
+  for (const [name, value] of Object.entries(options)) await page.locator(`#opt-${name}`).fill(String(value));
+  await page.getByRole("button", { name: "Create table and sit" }).click();
+  await page.waitForURL(/#\/table\/t\d+/);
+  await page.locator("#start").waitFor();
+  return page.url().match(/#\/table\/(t\d+)/)[1];
+}
+
+async function shoot(page, name) {
+  await page.screenshot({ path: join(artifacts, `${name}.png`) });
+}
+
+/** Passes the first `count` cards by clicking them; checks nothing was chosen before. */
+async function passFirst(page) {
+  const group = page.getByRole("group", { name: "Pass cards" });
+  await group.waitFor();
+  const count = Number((await group.innerText()).match(/Choose (\d+) card/)[1]);
+  assert.equal(await page.locator(".hand [aria-pressed=true]").count(), 0, "no card is chosen when the pass panel opens");
+  assert.ok(await page.locator("#pass").isDisabled(), "the pass button waits for the cards");
+  const cards = page.locator(".hand button.card");
+  const chosen = [];
+  for (let i = 0; i < count; i++) {
+    const card = cards.nth(i);
+    chosen.push(await card.getAttribute("data-card"));
+    await card.click();
+  }
+  await page.locator("#pass").click();
+  await page.locator("#pass").waitFor({ state: "detached" });
+  const left = await page.locator(".hand [data-card]").evaluateAll((els) => els.map((e) => e.dataset.card));
+  for (const c of chosen) assert.ok(!left.includes(c), `${c} left the hand`);
+}
+
+/** Plays the seat until the game is over: passes, bids the first bid offered, plays the first legal card. */
+async function playToGameOver(page, onPass) {
+  const deadline = Date.now() + 120000;
+  while (Date.now() < deadline) {
+    const what = await Promise.race([
+      page.locator("#pass").waitFor({ timeout: 30000 }).then(() => "pass"),
+      page.locator(".bids button").first().waitFor({ timeout: 30000 }).then(() => "bid"),
+      page.locator(".hand button.card.playable").first().waitFor({ timeout: 30000 }).then(() => "play"),
+      page.locator(".game-over").waitFor({ timeout: 30000 }).then(() => "over"),
+    ]);
+    if (what === "over") return;
+    try {
+      if (what === "pass") {
+        await onPass();
+      } else if (what === "bid") {
+        await page.locator(".bids button").first().click({ timeout: 2000 });
+      } else {
+        await page.locator(".hand button.card.playable").first().click({ timeout: 2000 });
+      }
+    } catch (err) {
+      // the turn moved on under the click (a redraw): look again
+      if (!/Timeout|detached|not attached/.test(String(err))) throw err;
+    }
+  }
+  throw new Error("the game did not end in 2 minutes");
+}
+
+test("play again at a passing preset: game 2's pass panel starts empty, and its pass is accepted", async () => {
+  for (const size of ["desktop", "phone"]) {
+    const ada = await person("Ada", size);
+    const { page } = ada;
+    // sparts passes three cards on the first hand; one hand a game
+    await createTable(page, "sparts", { hands: 1 });
+    await page.locator("#start").click();
+    await playToGameOver(page, () => passFirst(page));
+    await shoot(page, `again-game-over-${size}`);
+    await page.locator("#again").click();
+    // game 2, hand 1: the pass panel again, with nothing chosen (the bug kept game 1's cards)
+    await page.getByRole("group", { name: "Pass cards" }).waitFor({ timeout: 30000 });
+    await shoot(page, `again-pass-${size}`);
+    await passFirst(page);
+    await page.locator(".log li", { hasText: /passes 3 cards|passed/ }).first().waitFor();
+    assert.equal(await page.locator(".toast", { hasText: /only pass cards from your hand/ }).count(), 0);
+    assert.deepEqual(ada.errors, []);
+    await ada.context.close();
+  }
+});
+
+test("leaving a seat mid-game asks first; the table opened again shows the bot in the seat and a Take over button", async () => {
+  for (const size of ["desktop", "phone"]) {
+    const ada = await person("Ada", size);
+    const { page } = ada;
+    const table = await createTable(page, "spades");
+    await page.locator("#start").click();
+    await page.locator(".hand [data-card]").first().waitFor();
+    // Leave seat: a question first; Stay keeps everything
+    await page.getByRole("button", { name: "Leave seat" }).click();
+    const ask = page.getByRole("alertdialog", { name: "Leave your seat?" });
+    await ask.waitFor();
+    await shoot(page, `leave-ask-${size}`);
+    await ask.getByRole("button", { name: "Stay" }).click();
+    await ask.waitFor({ state: "detached" });
+    assert.ok((await page.locator(".hand [data-card]").count()) > 0, "still seated with a hand");
+    // now leave for real: back in the lobby
+    await page.getByRole("button", { name: "Leave seat" }).click();
+    await page.getByRole("alertdialog", { name: "Leave your seat?" }).getByRole("button", { name: "Leave the seat" }).click();
+    await page.waitForURL((u) => !/#\/table\//.test(u.toString()));
+    // opened again: a spectator's page, the bot in seat 1, no hand, and Take over
+    await page.goto(`${server.url}/#/table/${table}`);
+    await page.getByRole("button", { name: "Take over seat 1" }).waitFor({ timeout: 20000 });
+    const names = await page.locator(".seat h2").allInnerTexts();
+    assert.ok(names.some((n) => /^Bot 1\b/.test(n)), `seat 1 is a bot's: ${names}`);
+    assert.ok(!names.some((n) => /\(you\)/.test(n)), `nobody is "you": ${names}`);
+    assert.equal(await page.locator(".hand").count(), 0, "no hand is shown");
+    await shoot(page, `leave-reopened-${size}`);
+    // and taking over works
+    await page.getByRole("button", { name: "Take over seat 1" }).click();
+    await page.locator(".hand [data-card]").first().waitFor({ timeout: 20000 });
+    assert.deepEqual(ada.errors, []);
+    await ada.context.close();
+  }
+});
+
+test("a game clock shows from the first deal without a reload, counts down live, and warns in its last minute", async () => {
+  for (const size of ["desktop", "phone"]) {
+    const ada = await person("Ada", size);
+    const { page } = ada;
+    // worldwinner-spades: a 10-minute clock by default; here 62 seconds, to reach the last minute soon
+    await createTable(page, "worldwinner-spades", { game_clock: 62 });
+    await page.locator("#start").click();
+    const clock = page.getByRole("timer", { name: "Game clock" });
+    await clock.waitFor({ timeout: 10000 });
+    const seconds = async () => {
+      const [m, s] = (await clock.innerText()).split(":").map(Number);
+      return m * 60 + s;
+    };
+    const first = await seconds();
+    assert.ok(first > 50 && first <= 62, `the clock starts near 62 s: ${first}`);
+    assert.ok(!(await clock.getAttribute("class")).includes("warn"), "no warning with over a minute left");
+    await until(async () => (await seconds()) < first, "the clock to count down");
+    await until(async () => (await clock.getAttribute("class")).includes("warn"), "the last minute's warning", 15000);
+    await shoot(page, `clock-warning-${size}`);
+    assert.deepEqual(ada.errors, []);
+    await ada.context.close();
+  }
+});
