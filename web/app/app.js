@@ -9,6 +9,7 @@ import { h, fill } from "./dom.js";
 import { LobbyView } from "./lobby.js";
 import { TableView } from "./table.js";
 import { ReplayView } from "./replay.js";
+import { Sound } from "./sound.js";
 
 const NAME_KEY = "sparts.name";
 
@@ -22,6 +23,7 @@ export class App {
     this.name = localStorage.getItem(NAME_KEY);
     this.client = new SpartsClient({ name: this.name ?? "Player" });
     this.view = null;
+    this.sound = new Sound();
     this.client.on("status", (s) => this.showStatus(s));
     this.client.on("error", (err) => this.toast(errorWords(err)));
     this.client.on("closing", () => this.toast("The server is restarting; reconnecting."));

@@ -18,6 +18,10 @@ export function h(tag, attrs = {}, ...children) {
       el[HANDLERS][k] = v;
       el[k] = v;
     } else if (k === "class") el.className = v;
+    else if (k === "style") {
+      // Through the CSSOM: the Content-Security-Policy refuses style attributes.
+      for (const [name, value] of Object.entries(v)) el.style.setProperty(name, String(value));
+    }
     else if (k === "dataset") Object.assign(el.dataset, v);
     else if (k === "value" || k === "checked") el[PROPS][k] = k === "checked" ? Boolean(v) : v;
     else el.setAttribute(k, v === true ? "" : String(v));
@@ -116,8 +120,9 @@ function morph(o, n) {
     if (o.nodeValue !== n.nodeValue) o.nodeValue = n.nodeValue;
     return;
   }
-  for (const a of [...o.attributes]) if (!n.hasAttribute(a.name)) o.removeAttribute(a.name);
-  for (const a of n.attributes) if (o.getAttribute(a.name) !== a.value) o.setAttribute(a.name, a.value);
+  for (const a of [...o.attributes]) if (a.name !== "style" && !n.hasAttribute(a.name)) o.removeAttribute(a.name);
+  for (const a of n.attributes) if (a.name !== "style" && o.getAttribute(a.name) !== a.value) o.setAttribute(a.name, a.value);
+  if (o.style.cssText !== n.style.cssText) o.style.cssText = n.style.cssText;
   const oldHandlers = o[HANDLERS] ?? {};
   const newHandlers = n[HANDLERS] ?? {};
   for (const k of Object.keys(oldHandlers)) if (!(k in newHandlers)) o[k] = null;

@@ -86,27 +86,36 @@ export class LobbyView {
   }
 
   drawTables(tables) {
-    if (!tables.length) {
-      fill(this.tablesEl, h("p", { class: "muted" }, this.showAll ? "No public tables." : "No open tables: create one below."));
-      return;
-    }
-    const rows = tables.map((t) => {
-      const free = t.seats.some((s) => s === null) && t.state !== "playing";
-      const mine = this.client.seats.some((s) => s.table === t.table);
-      return h("tr", { dataset: { table: t.table } },
-        h("th", { scope: "row" }, t.table),
-        h("td", {}, presetLabel(t.ruleset.preset)),
-        h("td", {}, optionsInWords(t.ruleset), t.turn_seconds ? `; ${t.turn_seconds} s a turn` : "; no turn limit"),
-        h("td", {}, t.seats.map(seatWords).join(", ")),
-        h("td", {}, STATE_WORDS[t.state] ?? t.state, t.spectators ? ` · ${t.spectators} watching` : ""),
-        h("td", { class: "actions" },
-          mine ? h("button", { type: "button", class: "primary", dataset: { focusKey: `back-${t.table}` }, onclick: () => this.app.go(`#/table/${t.table}`) }, "Back to your seat")
-            : free ? h("button", { type: "button", class: "primary", dataset: { focusKey: `join-${t.table}` }, onclick: () => this.join(t.table) }, `Join ${t.table}`) : null,
-          mine ? null : h("button", { type: "button", dataset: { focusKey: `watch-${t.table}` }, onclick: () => this.app.go(`#/table/${t.table}?watch=1`) }, `Watch ${t.table}`)));
-    });
-    fill(this.tablesEl, h("table", { class: "list" },
+    // Your own games first: a running game is not among the open tables, so it gets a line above them.
+    const mine = (t) => this.client.seats.some((s) => s.table === t.table);
+    tables = [...tables].sort((a, b) => Number(mine(b)) - Number(mine(a)));
+    const listed = new Set(tables.map((t) => t.table));
+    const yours = this.client.seats.filter((s) => !listed.has(s.table)).map((s) =>
+      h("p", { class: "your-game" }, `You hold seat ${s.seat + 1} at table ${s.table}. `,
+        h("button", { type: "button", class: "primary", dataset: { focusKey: `back-${s.table}` }, onclick: () => this.app.go(`#/table/${s.table}`) }, "Back to your seat")));
+    const empty = h("p", { class: "muted" }, this.showAll ? "No public tables." : "No open tables: create one below.");
+    fill(this.tablesEl, yours, tables.length ? this.tableList(tables) : yours.length ? null : empty);
+  }
+
+  tableList(tables) {
+    return h("table", { class: "list" },
       h("thead", {}, h("tr", {}, ["Table", "Game", "Options", "Seats", "Status", ""].map((x) => h("th", { scope: "col" }, x)))),
-      h("tbody", {}, rows)));
+      h("tbody", {}, tables.map((t) => this.tableRow(t))));
+  }
+
+  tableRow(t) {
+    const free = t.seats.some((s) => s === null) && t.state !== "playing";
+    const mine = this.client.seats.some((s) => s.table === t.table);
+    return h("tr", { dataset: { table: t.table } },
+      h("th", { scope: "row" }, t.table),
+      h("td", {}, presetLabel(t.ruleset.preset)),
+      h("td", {}, optionsInWords(t.ruleset), t.turn_seconds ? `; ${t.turn_seconds} s a turn` : "; no turn limit"),
+      h("td", {}, t.seats.map(seatWords).join(", ")),
+      h("td", {}, STATE_WORDS[t.state] ?? t.state, t.spectators ? ` · ${t.spectators} watching` : ""),
+      h("td", { class: "actions" },
+        mine ? h("button", { type: "button", class: "primary", dataset: { focusKey: `back-${t.table}` }, onclick: () => this.app.go(`#/table/${t.table}`) }, "Back to your seat")
+          : free ? h("button", { type: "button", class: "primary", dataset: { focusKey: `join-${t.table}` }, onclick: () => this.join(t.table) }, `Join ${t.table}`) : null,
+        mine ? null : h("button", { type: "button", dataset: { focusKey: `watch-${t.table}` }, onclick: () => this.app.go(`#/table/${t.table}?watch=1`) }, `Watch ${t.table}`)));
   }
 
   async join(table) {
@@ -142,12 +151,13 @@ export class LobbyView {
         h("label", { for: id }, o.label, " ", h("span", { class: "hint" }, `(${o.hint})`)),
         input);
     });
+    // The preset's defaults first; its options behind "More options", so that the form fits a phone.
+    const open = this.formEl.querySelector("details.more")?.open ?? false;
     fill(this.formEl,
       h("div", { class: "field" },
         h("label", { for: "preset" }, "Game"),
         presetSelect,
         h("p", { class: "hint", id: "preset-about" }, about)),
-      h("fieldset", { class: "options" }, h("legend", {}, "Options"), fields),
       h("div", { class: "field-row" },
         h("div", { class: "field" },
           h("label", { for: "turn-seconds" }, "Turn time ", h("span", { class: "hint" }, "(seconds, 0: none)")),
@@ -161,7 +171,10 @@ export class LobbyView {
             h("option", { value: "random" }, "random bots (play any legal card)"),
             h("option", { value: "basic", selected: true }, "basic bots"),
             h("option", { value: "strong" }, "strong bots (think ahead)")))),
-      h("button", { type: "submit", class: "primary", id: "create" }, "Create table and sit"));
+      h("button", { type: "submit", class: "primary", id: "create" }, "Create table and sit"),
+      h("details", { class: "more", open },
+        h("summary", {}, "More options ", h("span", { class: "hint" }, "(each starts at this game's default)")),
+        h("fieldset", { class: "options" }, h("legend", {}, "Options"), fields)));
   }
 
   async create(e) {

@@ -4,7 +4,7 @@
 
 import {
   cardName, cardShort, isRed, parseCard, describeEvent, errorWords, bidWords, passDirectionWords,
-  SCORE_COMPONENT_WORDS, sideOfSeat, ranksOf,
+  SCORE_COMPONENT_WORDS, sideOfSeat, ranksOf, trickWinner,
 } from "../lib/index.js";
 import { h, patch, focusKey, restoreFocus } from "./dom.js";
 import { optionsInWords, presetLabel } from "./options.js";
@@ -16,7 +16,7 @@ const PHASE_WORDS = { dealing: "Dealing", choosing: "Choosing", passing: "Passin
 export function cardEl(card, options = {}) {
   const c = parseCard(card);
   const label = cardName(card);
-  const cls = ["card", isRed(card) ? "red" : "black", c.joker ? "joker" : "", options.class ?? ""].join(" ").trim();
+  const cls = ["card", isRed(card) ? "red" : "black", c.joker ? "joker" : "", c.deck === 2 ? "deck2" : "", options.class ?? ""].filter(Boolean).join(" ");
   const face = [h("span", { class: "rank", "aria-hidden": "true" }, cardShort(card).replace(/[♠♥♦♣]$/, "")),
     h("span", { class: "suit", "aria-hidden": "true" }, c.joker ? "★" : cardShort(card).slice(-1))];
   if (options.button) {
@@ -56,15 +56,36 @@ export class TableView {
     this.dismissedHand = null;
     this.opened = false;
     this.lastTurnSeq = null;
+    // The misclick guard: a card is raised by a first tap and played by a second.
+    this.guard = localStorage.getItem("sparts.guard") === "on";
+    this.raised = null;
   }
 
   mount(el) {
     this.el = el;
+    document.body.classList.add("at-table");
+    this.onResize = () => this.render();
+    window.addEventListener("resize", this.onResize);
     if (this.invite) this.client.invites.set(this.table, this.invite);
     this.offs.push(this.client.on("table", (m) => m.table === this.table && this.render()));
     this.offs.push(this.client.on("event", (msg) => {
       if (msg.table !== this.table) return;
       this.addLog(describeEvent(msg.event, (s) => this.nameOf(s)), msg.event.type);
+      const e = msg.event;
+      if (e.type === "card_played") {
+        this.app.sound.play("card");
+        this.arriving = e.seat; // the card moves in from its seat (or from your hand)
+      } else if (e.type === "trick_won") {
+        this.app.sound.play("trick");
+        // The trick stays a moment, then goes to its winner.
+        this.sweep = { winner: e.winner, at: Date.now() + 900 };
+        clearTimeout(this.sweepTimer);
+        this.sweepTimer = setTimeout(() => this.render(), 950);
+      } else if (e.type === "turn_timed_out") {
+        this.notify(`Time ran out: the server plays for ${this.nameOf(e.seat)}.`);
+      } else if (e.type === "seat_absent") {
+        this.notify(`${this.nameOf(e.seat)} is away: the server plays for that seat until they are back.`);
+      }
     }));
     this.offs.push(this.client.on("snapshot", (msg) => {
       if (msg.table === this.table) this.addLog(msg.you === null ? "You are watching this table." : `You are in seat ${msg.you + 1}.`, "snapshot");
@@ -79,9 +100,20 @@ export class TableView {
     this.render();
   }
 
+  /** A line over the table for a few seconds (what the server did for a seat). */
+  notify(text) {
+    this.notice = { text, until: Date.now() + 5000 };
+    clearTimeout(this.noticeTimer);
+    this.noticeTimer = setTimeout(() => this.render(), 5100);
+  }
+
   unmount() {
     clearInterval(this.timer);
+    clearTimeout(this.sweepTimer);
+    clearTimeout(this.noticeTimer);
     for (const off of this.offs) off();
+    document.body.classList.remove("at-table");
+    window.removeEventListener("resize", this.onResize);
   }
 
   async openTable() {
@@ -141,6 +173,11 @@ export class TableView {
       // The last minute of a game clock, the last ten seconds of a turn: a warning colour.
       const warnBelow = t.classList.contains("game-clock") ? 60000 : 10000;
       t.classList.toggle("warn", left < warnBelow);
+      // Your own turn running out: a tone, once a turn.
+      if (left < warnBelow && left > 0 && t.classList.contains("timer") && t.closest(".you") && !this.warned) {
+        this.warned = true;
+        this.app.sound.play("warn");
+      }
     }
   }
 
@@ -175,22 +212,28 @@ export class TableView {
       this.lastTurnSeq = yourTurn.seq;
       const words = { play: "Your turn: play a card.", bid: "Your turn to bid.", pass: "Choose the cards to pass.", choose: "Choose Spades or Hearts." };
       this.app.announce(words[yourTurn.legal.kind] ?? "Your turn.");
+      this.app.sound.play("turn");
+      this.warned = false;
     }
+    const n = s.info?.seats.length ?? s.view?.seats ?? 4;
+    const before = this.motionBefore();
     patch(this.el,
-      this.header(),
-      this.confirmLeaveEl(),
-      s.closed ? h("p", { class: "banner" }, "This table is closed.") : null,
-      h("div", { class: "table-layout" },
-        h("div", { class: "felt", "aria-label": "The table" },
-          this.seatsEl(),
-          this.centerEl(),
-          this.actionEl(),
+      h("div", { class: "table-page" },
+        this.header(),
+        this.confirmLeaveEl(),
+        s.closed ? h("p", { class: "banner" }, "This table is closed.") : null,
+        h("div", { class: "table-main" },
+          h("div", { class: `felt ring ring-${n}`, "aria-label": "The table" },
+            this.seatsEl(),
+            this.centerEl(),
+            this.actionEl(),
+            this.noticeEl(),
+            this.overlayEl()),
+          h("aside", { class: "side" }, this.logEl())),
+        h("div", { class: "my-area" },
           s.you !== null ? h("div", { class: "me" }, this.seatEl(s.you, 0)) : null,
-          this.handEl()),
-        h("aside", { class: "side" },
-          this.scoredEl(),
-          this.gameOverEl(),
-          this.logEl())));
+          this.handEl())));
+    this.motionAfter(before);
     const log = this.el.querySelector(".log");
     if (log && atBottom) log.scrollTop = log.scrollHeight;
     restoreFocus(this.el, key);
@@ -219,6 +262,19 @@ export class TableView {
           s.clockDeadline ? [" · game clock ", h("span", { class: "game-clock", role: "timer", "aria-label": "Game clock", dataset: { deadline: String(s.clockDeadline) } })] : "",
           !seated ? " · you are watching" : "")),
       h("div", { class: "head-actions" },
+        s.lastTrick ? h("button", {
+          type: "button", dataset: { focusKey: "last-trick" }, "aria-pressed": String(Boolean(this.showLastTrick)),
+          onclick: () => { this.showLastTrick = !this.showLastTrick; this.render(); },
+        }, "Last trick") : null,
+        h("button", {
+          type: "button", id: "sound", dataset: { focusKey: "sound" }, "aria-pressed": String(!this.app.sound.muted),
+          onclick: () => { this.app.sound.setMuted(!this.app.sound.muted); this.render(); },
+        }, this.app.sound.muted ? "Sound off" : "Sound on"),
+        h("button", {
+          type: "button", id: "guard", dataset: { focusKey: "guard" }, "aria-pressed": String(this.guard),
+          title: "Tap a card to raise it, tap it again to play it",
+          onclick: () => { this.guard = !this.guard; localStorage.setItem("sparts.guard", this.guard ? "on" : "off"); this.raised = null; this.render(); },
+        }, "Confirm plays"),
         h("button", { type: "button", dataset: { focusKey: "copy" }, onclick: () => this.copyLink(link) }, "Copy invite link"),
         h("input", { class: "invite-link", readonly: true, value: link, "aria-label": "Invite link" }),
         h("a", { class: "button", href: "#/" }, "Lobby"),
@@ -270,15 +326,15 @@ export class TableView {
     return Array.from({ length: n }, (_, i) => (me + i) % n);
   }
 
-  /** The other seats, clockwise from your left (every seat for a spectator). */
+  /** The other seats around the table, clockwise from your left (every seat for a spectator). */
   seatsEl() {
     const s = this.state;
     const order = this.order();
     const shown = order.map((seat, i) => [seat, i]).filter(([seat]) => seat !== s.you);
-    return h("div", { class: `seats seats-${order.length}` }, shown.map(([seat, i]) => this.seatEl(seat, i)));
+    return h("div", { class: `seats seats-${order.length}` }, shown.map(([seat, i]) => this.seatEl(seat, i, ringPlace(i, order.length, 44, 41))));
   }
 
-  seatEl(seat, pos) {
+  seatEl(seat, pos, place) {
     const s = this.state;
     const v = s.view;
     const holder = s.info?.seats[seat] ?? null;
@@ -303,7 +359,7 @@ export class TableView {
     if (score !== null && score !== undefined) {
       lines.push(h("div", { class: "score" }, `Score ${score}`, bags !== undefined && bags !== null ? ` · bags ${bags}` : ""));
     }
-    if (v) lines.push(h("div", { class: "hint" }, `${v.hand_sizes[seat]} card${v.hand_sizes[seat] === 1 ? "" : "s"}`));
+    if (v) lines.push(h("div", { class: "hint cards-left" }, `${v.hand_sizes[seat]} card${v.hand_sizes[seat] === 1 ? "" : "s"}`));
     const badges = [];
     if (v && v.dealer === seat) badges.push(h("span", { class: "badge" }, "Dealer"));
     if (v && s.you !== null && seat !== s.you && v.partners[s.you]?.includes(seat)) badges.push(h("span", { class: "badge" }, "Partner"));
@@ -322,11 +378,14 @@ export class TableView {
     return h("section", {
       class: `seat pos-${pos}${onTurn ? " on-turn" : ""}${seat === s.you ? " you" : ""}`,
       dataset: { seat: String(seat) },
+      style: place ? { "--x": `${place.x}%`, "--y": `${place.y}%` } : undefined,
       "aria-label": `Seat ${seat + 1}: ${holder ? holder.name : "empty"}${seat === s.you ? " (you)" : ""}`,
     },
       h("h2", { class: "seat-name" }, holder ? this.nameOf(seat) : `Seat ${seat + 1} (empty)`,
         this.whereWords(seat) ? h("span", { class: "hint" }, ` · ${this.whereWords(seat)}`) : ""),
-      badges.length ? h("div", { class: "badges" }, badges) : null,
+      // Every line is always there, each one line high: the box never changes size as
+      // badges come and go, so a button in it never moves under the pointer.
+      h("div", { class: "badges" }, badges),
       lines,
       buttons.length ? h("div", { class: "seat-buttons" }, buttons) : null);
   }
@@ -341,19 +400,34 @@ export class TableView {
         s.you !== null ? h("button", { type: "button", class: "primary", id: "start", dataset: { focusKey: "start" }, disabled: !full, onclick: () => this.act(() => this.client.start(this.table), "Start") }, "Start the game") : null);
     }
     let cards = v.trick.cards;
-    let caption = v.phase === "playing" ? `Trick ${v.trick_number}` : "";
     let done = false;
-    if (!cards.length && s.lastTrick) {
+    let winner = cards.length ? trickWinner(cards, v.kind) : null;
+    let caption = "";
+    if (v.phase === "playing" && cards.length) {
+      caption = `Trick ${v.trick_number}: ${this.nameOf(cards[winner].seat)} ${cards.length === v.seats ? "takes it" : "is winning"}`;
+    } else if (v.phase === "playing") {
+      caption = `Trick ${v.trick_number}`;
+    }
+    const holding = this.sweep && Date.now() < this.sweep.at;
+    if (showLastOnly(cards, this.showLastTrick, holding) && s.lastTrick) {
       cards = s.lastTrick.cards;
+      winner = cards.findIndex((c) => c.seat === s.lastTrick.winner);
       caption = `${this.nameOf(s.lastTrick.winner)} won trick ${s.lastTrick.trick}`;
       done = true;
     }
     const order = this.order();
+    const n = order.length;
     return h("div", { class: `center${done ? " done" : ""}`, "aria-label": "Cards on the table" },
-      h("p", { class: "trick-caption" }, caption),
-      h("div", { class: `trick trick-${order.length}` }, cards.map(({ seat, card }) => h("figure", { class: `played pos-${order.indexOf(seat)}`, dataset: { seat: String(seat) } },
-        cardEl(card), h("figcaption", {}, this.nameOf(seat))))),
-      v.center_size ? h("p", { class: "hint" }, v.center_taker === null ? `${v.center_size} cards in the center` : `${this.nameOf(v.center_taker)} took the center (${v.center_given})`) : null);
+      h("p", { class: "trick-caption", "aria-live": "polite" }, caption),
+      h("div", { class: `trick trick-${n}` }, cards.map(({ seat, card }, i) => {
+        const place = ringPlace(order.indexOf(seat), n, 36, 36);
+        return h("figure", {
+          class: `played pos-${order.indexOf(seat)}${i === 0 ? " led" : ""}${i === winner ? " winning" : ""}`,
+          dataset: { seat: String(seat) }, style: { "--x": `${place.x}%`, "--y": `${place.y}%` },
+        },
+        cardEl(card), h("figcaption", {}, this.nameOf(seat), i === 0 ? h("span", { class: "tag" }, " led") : ""));
+      })),
+      v.center_size ? h("p", { class: "hint center-note" }, v.center_taker === null ? `${v.center_size} cards in the center` : `${this.nameOf(v.center_taker)} took the center (${v.center_given})`) : null);
   }
 
   actionEl() {
@@ -379,14 +453,19 @@ export class TableView {
           }, b === "nil" ? "Nil" : String(b)))));
       }
       if (legal.kind === "pass") return this.passEl(legal);
-      if (legal.kind === "play") return h("div", { class: "action" }, h("p", {}, "Your turn: play one of the highlighted cards."));
+      if (legal.kind === "play") {
+        // One legal card: one tap on this button plays it.
+        const only = legal.cards.length === 1 ? legal.cards[0] : null;
+        return h("div", { class: "action" }, h("p", {}, only ? "Your turn: one card may be played." : this.guard ? "Your turn: tap a highlighted card, then tap it again to play it." : "Your turn: play one of the highlighted cards."),
+          only ? h("button", { type: "button", class: "primary", id: "play-only", dataset: { focusKey: "play-only" }, onclick: () => this.act(() => this.client.play(this.table, only), "Play") }, `Play the ${cardName(only).toLowerCase()}`) : null);
+      }
     }
     const waiting = v.waiting_for.filter((x) => x !== s.you || !t);
     if (v.phase === "passing") {
       const mine = s.you !== null && v.passed_seats.includes(s.you);
-      return h("div", { class: "action" }, h("p", {}, mine ? "You have passed. " : "", waiting.length ? `Waiting for ${waiting.map((x) => this.nameOf(x)).join(", ")} to pass.` : ""));
+      return h("div", { class: "action passive" }, h("p", {}, mine ? "You have passed. " : "", waiting.length ? `Waiting for ${waiting.map((x) => this.nameOf(x)).join(", ")} to pass.` : ""));
     }
-    if (waiting.length) return h("div", { class: "action" }, h("p", {}, `Waiting for ${waiting.map((x) => this.nameOf(x)).join(", ")}.`));
+    if (waiting.length) return h("div", { class: "action passive" }, h("p", {}, `Waiting for ${waiting.map((x) => this.nameOf(x)).join(", ")}.`));
     return null;
   }
 
@@ -440,13 +519,37 @@ export class TableView {
         return cardEl(card, { button: true, pressed, class: pressed ? "selected" : "", onclick: () => this.togglePass(card, legal) });
       }
       const ok = playable?.has(card);
+      const raised = ok && this.guard && this.raised === card;
       return cardEl(card, {
-        button: true, disabled: !ok, class: ok ? "playable" : "",
-        onclick: ok ? () => this.act(() => this.client.play(this.table, card), "Play") : undefined,
+        button: true, disabled: !ok, class: `${ok ? "playable" : ""}${raised ? " raised" : ""}`,
+        onclick: ok ? () => {
+          if (this.guard && this.raised !== card) {
+            this.raised = card;
+            this.render();
+            return;
+          }
+          this.raised = null;
+          this.act(() => this.client.play(this.table, card), "Play");
+        } : undefined,
       });
     });
-    return h("div", { class: "hand", role: "group", "aria-label": "Your hand" }, cards,
+    // Overlapped to fit the width, in rows when too many to read in one (31 cards on a phone).
+    const fit = handFit(cards.length, this.el.clientWidth || window.innerWidth);
+    const rows = [];
+    for (let r = 0; r < fit.rows; r++) rows.push(h("div", { class: "hand-row" }, cards.slice(r * fit.perRow, (r + 1) * fit.perRow)));
+    return h("div", {
+      class: `hand${playable ? " playing" : ""}`, role: "group", "aria-label": "Your hand",
+      style: { "--step": `${fit.step}px`, "--card-w": `${fit.cardW}px`, "--card-h": `${fit.cardH}px` },
+    }, rows,
       v.center_cards?.length ? h("p", { class: "hint" }, `Center cards you took: ${v.center_cards.map(cardName).join(", ")}`) : null);
+  }
+
+  /** Hand scored and game over, over the table. */
+  overlayEl() {
+    const scored = this.scoredEl();
+    const over = this.gameOverEl();
+    if (!scored && !over) return null;
+    return h("div", { class: "overlay" }, over, scored);
   }
 
   scoredEl() {
@@ -499,3 +602,84 @@ export class TableView {
       h("div", { class: "log", tabindex: "0", dataset: { focusKey: "log" } }, h("ol", {}, this.log.map((x) => h("li", { class: `log-${x.kind}` }, x.text)))));
   }
 }
+
+/** Where place `i` of `n` sits on a ring, yours (0) at the bottom, clockwise to your left: % of the box. */
+export function ringPlace(i, n, rx, ry) {
+  const a = (2 * Math.PI * i) / n;
+  return { x: Math.round((50 - rx * Math.sin(a)) * 10) / 10, y: Math.round((50 + ry * Math.cos(a)) * 10) / 10 };
+}
+
+/** How a hand of `count` cards fits `width` pixels: card size, step between cards, rows. */
+export function handFit(count, width) {
+  const phone = width < 760;
+  const cardW = phone ? 42 : 56;
+  const cardH = Math.round(cardW * 1.4);
+  const avail = Math.max(cardW, width - (phone ? 16 : 32));
+  const minStep = phone ? 22 : 28; // a card's corner stays readable
+  const perRowMax = Math.max(1, Math.floor((avail - cardW) / minStep) + 1);
+  const rows = Math.max(1, Math.ceil(count / perRowMax));
+  const perRow = Math.max(1, Math.ceil(count / rows));
+  const step = perRow > 1 ? Math.min(cardW + 6, Math.floor((avail - cardW) / (perRow - 1))) : cardW;
+  return { cardW, cardH, step, rows, perRow };
+}
+
+// The last trick shows while the next is not begun only for a moment after it is won
+// (then it goes to its winner), or while asked for.
+function showLastOnly(cards, asked, holding) {
+  return asked || (!cards.length && holding);
+}
+
+const reducedMotion = () => window.matchMedia?.("(prefers-reduced-motion: reduce)").matches ?? false;
+
+Object.assign(TableView.prototype, {
+  noticeEl() {
+    if (!this.notice || Date.now() > this.notice.until) return null;
+    return h("p", { class: "notice", role: "status" }, this.notice.text);
+  },
+
+  /** Where things are before a redraw: your hand's cards, the trick's cards. */
+  motionBefore() {
+    if (!this.el || reducedMotion()) return null;
+    const rect = (el) => el.getBoundingClientRect();
+    const hand = new Map([...this.el.querySelectorAll(".hand [data-card]")].map((el) => [el.dataset.card, rect(el)]));
+    const trick = [...this.el.querySelectorAll(".center .played")].map((el) => ({ el, rect: rect(el) }));
+    return { hand, trick };
+  },
+
+  /** After a redraw: a card played moves in from its seat or your hand; a trick swept goes to its winner. */
+  motionAfter(before) {
+    if (!before) return;
+    const arriving = this.arriving;
+    this.arriving = null;
+    if (arriving !== null && arriving !== undefined) {
+      const fig = this.el.querySelector(`.center:not(.done) .played[data-seat="${arriving}"]`);
+      const card = fig?.querySelector("[data-card]")?.dataset.card;
+      const fromEl = this.el.querySelector(`.seat[data-seat="${arriving}"]`);
+      const from = before.hand.get(card) ?? fromEl?.getBoundingClientRect();
+      if (fig && from) {
+        const to = fig.getBoundingClientRect();
+        const dx = from.left + from.width / 2 - (to.left + to.width / 2);
+        const dy = from.top + from.height / 2 - (to.top + to.height / 2);
+        fig.animate([{ translate: `${dx}px ${dy}px` }, { translate: "0 0" }], { duration: 260, easing: "ease-out" });
+      }
+    }
+    // The trick just swept away: its cards fly to the winner and fade.
+    if (this.sweep && Date.now() >= this.sweep.at && before.trick.length && !this.el.querySelector(".center .played")) {
+      const winner = this.el.querySelector(`.seat[data-seat="${this.sweep.winner}"]`)?.getBoundingClientRect();
+      this.sweep = null;
+      if (!winner) return;
+      for (const { el, rect } of before.trick) {
+        const ghost = el.cloneNode(true);
+        ghost.classList.add("sweeping");
+        ghost.style.left = `${rect.left}px`;
+        ghost.style.top = `${rect.top}px`;
+        ghost.style.width = `${rect.width}px`;
+        document.body.append(ghost);
+        const dx = winner.left + winner.width / 2 - (rect.left + rect.width / 2);
+        const dy = winner.top + winner.height / 2 - (rect.top + rect.height / 2);
+        ghost.animate([{ translate: "0 0", opacity: 1 }, { translate: `${dx}px ${dy}px`, opacity: 0, scale: 0.5 }],
+          { duration: 450, easing: "ease-in" }).finished.finally(() => ghost.remove());
+      }
+    }
+  },
+});

@@ -25,3 +25,5 @@ export declare function suitSymbol(suit: Suit): string;
 export declare function isRed(card: Card): boolean;
 export declare function sortCards(cards: readonly Card[], options?: { suitOrder?: Suit[] }): Card[];
 export declare function groupBySuit(cards: readonly Card[], options?: { suitOrder?: Suit[] }): { suit: Suit | "joker"; cards: Card[] }[];
+/** The index of the card winning a trick as it stands (cards in play order), or null for none. */
+export declare function trickWinner(cards: { seat: number; card: Card }[], kind: string): number | null;

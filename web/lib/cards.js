@@ -87,3 +87,31 @@ export function groupBySuit(cards, options = {}) {
   }
   return groups;
 }
+
+/**
+ * Who takes a trick as it stands (docs/RULES.md): a led joker wins and a later one
+ * never does; otherwise the highest spade when spades are trump (every hand but a
+ * Hearts hand), else the highest card of the suit led; of two identical cards (two
+ * decks) the first played wins.
+ * @param {{seat: number, card: string}[]} cards in play order
+ * @param {string} kind the hand's kind: "spades", "hearts" or "sparts"
+ * @returns {number|null} the index in `cards` of the card winning, or null for no card
+ */
+export function trickWinner(cards, kind) {
+  if (!cards.length) return null;
+  const first = parseCard(cards[0].card);
+  if (first.joker) return 0;
+  const trump = kind !== "hearts";
+  let best = 0;
+  for (let i = 1; i < cards.length; i++) {
+    const c = parseCard(cards[i].card);
+    const b = parseCard(cards[best].card);
+    if (c.joker) continue;
+    if (c.suit === b.suit) {
+      if (RANKS.indexOf(c.rank) > RANKS.indexOf(b.rank)) best = i;
+    } else if (trump && c.suit === "S") {
+      best = i;
+    }
+  }
+  return best;
+}

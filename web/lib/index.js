@@ -3,7 +3,7 @@
 export { SpartsClient, SpartsError, PROTOCOL_VERSION } from "./client.js";
 export { TableModel, ranksOf, sideOfSeat, sidesFromPartners, partnersFromRuleset } from "./table-model.js";
 export {
-  CARD_PATTERN, SUITS, RANKS, isCard, parseCard, cardName, cardShort, suitName, suitSymbol, isRed, sortCards, groupBySuit,
+  CARD_PATTERN, SUITS, RANKS, isCard, parseCard, cardName, cardShort, suitName, suitSymbol, isRed, sortCards, groupBySuit, trickWinner,
 } from "./cards.js";
 export { describeEvent, errorWords, bidWords, passDirectionWords, SCORE_COMPONENT_WORDS } from "./words.js";
 export { listGames, getGame } from "./archive.js";

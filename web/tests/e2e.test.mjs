@@ -95,6 +95,9 @@ test("a person plays a whole hand against three bots; reload and a lost connecti
   const presets = await page.locator("#preset option").evaluateAll((os) => os.map((o) => o.value));
   assert.deepEqual(presets.sort(), ["bga-sparts", "spades", "sparts", "spartsel", "worldwinner-spades"]);
   await page.selectOption("#preset", "spartsel");
+  // the options are behind "More options": the form fits a phone
+  assert.ok(!(await page.locator("#opt-jokers").isVisible()));
+  await page.locator("details.more summary").click();
   assert.ok(await page.locator("#opt-jokers").isVisible());
   assert.match(await page.locator("label[for=opt-jokers]").innerText(), /\(.+\)/);
   await page.selectOption("#preset", "spades");

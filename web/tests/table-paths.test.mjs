@@ -40,6 +40,7 @@ async function createTable(page, preset, options = {}) {
   await page.goto(server.url + "/");
   await page.locator("#status[data-state=open]").waitFor();
   await page.selectOption("#preset", preset);
+  if (Object.keys(options).length) await page.locator("details.more summary").click();
   for (const [name, value] of Object.entries(options)) await page.locator(`#opt-${name}`).fill(String(value));
   await page.getByRole("button", { name: "Create table and sit" }).click();
   await page.waitForURL(/#\/table\/t\d+/);

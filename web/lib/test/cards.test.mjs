@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { cardName, cardShort, sortCards, groupBySuit, isCard, parseCard } from "../cards.js";
+import { cardName, cardShort, sortCards, groupBySuit, isCard, parseCard, trickWinner } from "../cards.js";
 
 test("card names are words a person reads", () => {
   assert.equal(cardName("QS"), "Queen of spades");
@@ -22,4 +22,16 @@ test("a hand sorts by suit, colours alternating, low to high, jokers last", () =
   assert.deepEqual(sortCards(hand), ["3S", "AS", "4H", "KH", "2C", "QC", "2D", "TD", "JK1"]);
   assert.deepEqual(groupBySuit(["2C", "AS", "3C"]).map((g) => g.suit), ["S", "C"]);
   assert.deepEqual(sortCards(["QS'", "QS"]), ["QS", "QS'"]);
+});
+
+test("trickWinner: the suit led, spades trump but in Hearts hands, a led joker, the first of two identical cards", () => {
+  const t = (cards) => cards.map((card, seat) => ({ seat, card }));
+  assert.equal(trickWinner([], "spades"), null);
+  assert.equal(trickWinner(t(["9H", "KH", "2C", "AH"]), "spades"), 3);
+  assert.equal(trickWinner(t(["9H", "KH", "2S", "AH"]), "spades"), 2);
+  assert.equal(trickWinner(t(["9H", "KH", "2S", "AH"]), "hearts"), 3);
+  assert.equal(trickWinner(t(["9H", "3S", "5S", "AH"]), "sparts"), 2);
+  assert.equal(trickWinner(t(["JK1", "AS", "KS"]), "spartsel"), 0);
+  assert.equal(trickWinner(t(["4D", "JK2", "5D"]), "sparts"), 2);
+  assert.equal(trickWinner(t(["QS", "QS'", "2S"]), "spades"), 0);
 });

@@ -1,0 +1,201 @@
+// End-to-end, in Chromium against the real server: the table fits one screen.
+// At 1280×800 and at 390×844, in every phase (choosing, passing, bidding,
+// playing, the hand scored, game over) and for 3 to 10 seats with two decks (31
+// cards in a hand), the hand, the trick, the action and every seat lie inside
+// the viewport, and the page scrolls neither way. A screenshot of each phase and
+// size goes to the artifacts (layout-*.png: the contact sheet).
+
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { startServer, launchBrowser, artifactsDir } from "./support.mjs";
+
+let server;
+let slow; // bots that wait 1.5 s a move: time for a person to take over the chooser's seat
+let browser;
+const artifacts = artifactsDir();
+const SIZES = { desktop: { width: 1280, height: 800 }, phone: { width: 390, height: 844 } };
+
+before(async () => {
+  server = await startServer(["--bot-delay-ms", "10"]);
+  slow = await startServer(["--bot-delay-ms", "1500"]);
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+  await slow?.stop();
+});
+
+async function person(name, size) {
+  const phone = size === "phone";
+  const context = await browser.newContext({ viewport: SIZES[size], isMobile: phone, hasTouch: phone });
+  await context.addInitScript((n) => localStorage.setItem("sparts.name", n), name);
+  const page = await context.newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(String(e)));
+  return { context, page, errors };
+}
+
+async function createTable(page, url, preset, options = {}) {
+  await page.goto(url + "/");
+  await page.locator("#status[data-state=open]").waitFor();
+  await page.selectOption("#preset", preset);
+  if (Object.keys(options).length) await page.locator("details.more summary").click();
+  for (const [name, value] of Object.entries(options)) {
+    const field = page.locator(`#opt-${name}`);
+    if ((await field.evaluate((e) => e.tagName)) === "SELECT") await field.selectOption(String(value));
+    else await field.fill(String(value));
+  }
+  await page.getByRole("button", { name: "Create table and sit" }).click();
+  await page.waitForURL(/#\/table\/t\d+/);
+  await page.locator("#start").waitFor();
+  return page.url().match(/#\/table\/(t\d+)/)[1];
+}
+
+/** Everything that must be on the screen is, and the page does not scroll; a screenshot for the contact sheet. */
+async function measure(page, label) {
+  await page.waitForTimeout(150); // a redraw in flight settles
+  // The screen's size, not innerWidth: a phone browser widens its viewport to show a page that overflows.
+  const m = await page.evaluate(({ width: W, height: H }) => {
+    const outside = [];
+    const check = (what, el) => {
+      const r = el.getBoundingClientRect();
+      if (r.width === 0 && r.height === 0) return;
+      if (r.left < -1 || r.top < -1 || r.right > W + 1 || r.bottom > H + 1) {
+        outside.push({ what, left: Math.round(r.left), top: Math.round(r.top), right: Math.round(r.right), bottom: Math.round(r.bottom), text: el.textContent.slice(0, 30) });
+      }
+    };
+    for (const [what, selector] of [["hand", ".hand"], ["hand card", ".hand .card"], ["trick", ".center"], ["trick card", ".center .card"],
+      ["seat", ".seat"], ["action", ".action"], ["overlay", ".overlay"], ["head", ".table-head"]]) {
+      for (const el of document.querySelectorAll(selector)) check(what, el);
+    }
+    // What sticks out past the right edge, to name in a failure.
+    const wide = [...document.querySelectorAll("body *")].filter((el) => el.getBoundingClientRect().right > W + 1)
+      .slice(0, 5).map((el) => `${el.tagName.toLowerCase()}.${el.className}: ${Math.round(el.getBoundingClientRect().right)}`);
+    return {
+      outside, W, H, wide,
+      scrollW: document.documentElement.scrollWidth, scrollH: document.documentElement.scrollHeight,
+      seats: document.querySelectorAll(".seat").length, cards: document.querySelectorAll(".hand .card").length,
+    };
+  }, page.viewportSize());
+  await page.screenshot({ path: join(artifacts, `layout-${label}.png`) });
+  assert.deepEqual(m.outside, [], `${label}: outside the ${m.W}×${m.H} screen`);
+  assert.ok(m.scrollW <= m.W, `${label}: the page is ${m.scrollW} px wide on a ${m.W} px screen (${m.wide.join("; ")})`);
+  assert.ok(m.scrollH <= m.H, `${label}: the page is ${m.scrollH} px high on a ${m.H} px screen`);
+  return m;
+}
+
+/** Plays the seat, measuring each phase the first time it comes, until game over (or `stopAfter` phases). */
+async function playAndMeasure(page, label, stopAfter = Infinity) {
+  const seen = new Set();
+  const deadline = Date.now() + 120000;
+  while (Date.now() < deadline && seen.size < stopAfter) {
+    const what = await Promise.race([
+      seen.has("hand-scored") ? new Promise(() => {}) : page.locator(".scored").waitFor({ timeout: 30000 }).then(() => "hand-scored"),
+      page.locator("#pass").waitFor({ timeout: 30000 }).then(() => "passing"),
+      page.locator(".bids button").first().waitFor({ timeout: 30000 }).then(() => "bidding"),
+      page.locator(".hand button.card.playable").first().waitFor({ timeout: 30000 }).then(() => "playing"),
+      page.locator(".game-over").waitFor({ timeout: 30000 }).then(() => "game-over"),
+    ]);
+    if (!seen.has(what)) {
+      seen.add(what);
+      await measure(page, `${label}-${what}`);
+    }
+    if (what === "game-over" && seen.has("hand-scored")) break;
+    if (what === "hand-scored" || what === "game-over") continue;
+    try {
+      if (what === "passing") {
+        const n = Number((await page.getByRole("group", { name: "Pass cards" }).innerText()).match(/Choose (\d+) card/)[1]);
+        for (let i = 0; i < n; i++) await page.locator(".hand button.card").nth(i).click({ timeout: 2000 });
+        await page.locator("#pass").click({ timeout: 2000 });
+        await page.locator("#pass").waitFor({ state: "detached" });
+      } else if (what === "bidding") {
+        await page.locator(".bids button").first().click({ timeout: 2000 });
+      } else {
+        await page.locator(".hand button.card.playable").first().click({ timeout: 2000 });
+      }
+    } catch (err) {
+      if (!/Timeout|detached|not attached/.test(String(err))) throw err;
+    }
+  }
+  return seen;
+}
+
+for (const size of ["desktop", "phone"]) {
+  test(`${size}: four seats, a whole one-hand game of Sparts: passing, bidding, playing, the hand scored and game over fit the screen`, async () => {
+    const ada = await person("Ada", size);
+    await createTable(ada.page, server.url, "sparts", { hands: 1 });
+    await measure(ada.page, `sparts-waiting-${size}`);
+    await ada.page.locator("#start").click();
+    const seen = await playAndMeasure(ada.page, `sparts-${size}`);
+    assert.deepEqual([...seen].sort(), ["bidding", "game-over", "hand-scored", "passing", "playing"]);
+    assert.deepEqual(ada.errors, []);
+    await ada.context.close();
+  });
+
+  test(`${size}: two decks, 3 seats with 31 cards each and 10 seats, for a player and a spectator`, async () => {
+    for (const [seats, extra] of [[3, { hand_size: 31 }], [6, {}], [10, {}]]) {
+      const ada = await person("Ada", size);
+      const table = await createTable(ada.page, server.url, "spartsel", { seats, decks: "2", ...extra });
+      await ada.page.locator("#start").click();
+      await ada.page.locator(".hand .card").first().waitFor();
+      const m = await measure(ada.page, `spartsel-${seats}-dealt-${size}`);
+      assert.equal(m.seats, seats);
+      if (seats === 3) assert.equal(m.cards, 31);
+      const seen = await playAndMeasure(ada.page, `spartsel-${seats}-${size}`, 3);
+      assert.ok(seen.has("playing"), `reached the play: ${[...seen]}`);
+      // a spectator sees every seat on the ring
+      const eye = await person("Eye", size);
+      await eye.page.goto(`${server.url}/#/table/${table}?watch=1`);
+      await eye.page.locator(".log li", { hasText: "You are watching" }).first().waitFor();
+      const seen2 = await measure(eye.page, `spartsel-${seats}-spectator-${size}`);
+      assert.equal(seen2.seats, seats);
+      assert.equal(seen2.cards, 0);
+      assert.deepEqual([...ada.errors, ...eye.errors], []);
+      await eye.context.close();
+      await ada.context.close();
+    }
+  });
+
+  test(`${size}: choosing (bga-sparts): the holder of the seven of diamonds chooses on one screen`, async () => {
+    const ada = await person("Ada", size);
+    await createTable(ada.page, slow.url, "bga-sparts");
+    const table = ada.page.url().match(/#\/table\/(t\d+)/)[1];
+    const cy = await person("Cy", size);
+    await cy.page.goto(`${slow.url}/#/table/${table}?watch=1`);
+    await cy.page.locator(".log li", { hasText: "You are watching" }).first().waitFor();
+    await ada.page.locator("#start").click();
+    const line = cy.page.locator(".log li", { hasText: "holds the seven of diamonds" });
+    await line.waitFor();
+    const text = await line.innerText();
+    let chooser = ada;
+    if (!/^Ada/.test(text)) {
+      const seat = Number(text.match(/^Bot (\d+)/)[1]);
+      await cy.page.getByRole("button", { name: `Take over seat ${seat}` }).click();
+      chooser = cy;
+    }
+    await chooser.page.getByRole("group", { name: "Choose the game" }).waitFor();
+    await measure(chooser.page, `bga-sparts-choosing-${size}`);
+    assert.deepEqual([...ada.errors, ...cy.errors], []);
+    await cy.context.close();
+    await ada.context.close();
+  });
+}
+
+test("the layout checks can fail: a page wider than the screen is caught", async () => {
+  const ada = await person("Ada", "phone");
+  await createTable(ada.page, server.url, "spades");
+  await ada.page.evaluate(() => {
+    const seat = document.createElement("section");
+    seat.className = "seat";
+    seat.style.left = "380px";
+    seat.style.top = "100px";
+    seat.textContent = "a seat past the edge";
+    document.body.append(seat); // outside what the table redraws
+
+  });
+  await assert.rejects(() => measure(ada.page, "self-check-phone"), /outside the 390×844 screen|px wide/);
+  await ada.context.close();
+});
