@@ -38,6 +38,16 @@ SeatView view_of(const Game& game, Viewer viewer) {
     v.tricks = s.tricks;
     v.hearts_broken = s.hearts_broken;
     v.spades_broken = s.spades_broken;
+    if (s.hand_rules.kind == HandKind::hearts || s.hand_rules.kind == HandKind::sparts) {
+        CardSet scoring = CardSet::suit(Suit::hearts);
+        for (int deck = 0; deck < 2; ++deck) {
+            scoring.insert(Card::of(queen, Suit::spades, deck));
+            if (s.hand_rules.kind == HandKind::sparts) scoring.insert(Card::of(jack, Suit::diamonds, deck));
+        }
+        CardSet center;
+        for (int i = 0; i < s.center_given; ++i) center.insert(s.center[i]);
+        for (int i = 0; i < r.seats; ++i) v.points_taken[i] = s.won[i] & scoring & ~center;
+    }
 
     for (int i = 0; i < r.seats; ++i) v.partners[i] = game.hand_partners(static_cast<Seat>(i));
     v.side_count = static_cast<std::uint8_t>(r.sides());

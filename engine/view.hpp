@@ -44,6 +44,10 @@ struct SeatView {
     std::array<std::uint8_t, kMaxSeats> tricks{};
     bool hearts_broken = false;
     bool spades_broken = false;
+    // Per seat: the cards that score (hearts, the queen of spades; the jack of diamonds
+    // in a Sparts hand) it has taken in tricks this hand; none in a Spades hand. Public:
+    // every trick is seen as it is played. Center cards are not in it (they are secret).
+    std::array<CardSet, kMaxSeats> points_taken{};
 
     std::array<std::uint16_t, kMaxSeats> partners{};  // per seat: whose results combine with its own this hand
     std::uint8_t side_count = 0;

@@ -70,11 +70,12 @@ json partners_json(const SeatView& v) {
 
 json to_json(const SeatView& v, bool zero_bid_is_nil) {
     const int n = v.seats;
-    json hand_sizes = json::array(), bids = json::array(), tricks = json::array();
+    json hand_sizes = json::array(), bids = json::array(), tricks = json::array(), points_taken = json::array();
     for (int s = 0; s < n; ++s) {
         hand_sizes.push_back(v.hand_sizes[s]);
         bids.push_back(bid_json(v.bids[s], zero_bid_is_nil));
         tricks.push_back(v.tricks[s]);
+        points_taken.push_back(to_json(v.points_taken[s]));
     }
     json scores = json::array(), bags = json::array();
     for (int i = 0; i < v.side_count; ++i) {
@@ -110,6 +111,7 @@ json to_json(const SeatView& v, bool zero_bid_is_nil) {
         {"tricks", std::move(tricks)},
         {"hearts_broken", v.hearts_broken},
         {"spades_broken", v.spades_broken},
+        {"points_taken", std::move(points_taken)},
         {"scores", std::move(scores)},
         {"bags", std::move(bags)},
     };

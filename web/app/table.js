@@ -56,6 +56,13 @@ export class TableView {
     this.dismissedHand = null;
     this.opened = false;
     this.lastTurnSeq = null;
+    // The score sheet: every hand scored this game, kept in the tab like the log.
+    this.sheetKey = `sparts.sheet.${table}`;
+    try {
+      this.sheet = JSON.parse(sessionStorage.getItem(this.sheetKey) ?? "null") ?? { game: 0, hands: [] };
+    } catch {
+      this.sheet = { game: 0, hands: [] };
+    }
     // The misclick guard: a card is raised by a first tap and played by a second.
     this.guard = localStorage.getItem("sparts.guard") === "on";
     this.raised = null;
@@ -81,6 +88,16 @@ export class TableView {
         this.sweep = { winner: e.winner, at: Date.now() + 900 };
         clearTimeout(this.sweepTimer);
         this.sweepTimer = setTimeout(() => this.render(), 950);
+      } else if (e.type === "game_started") {
+        this.keepSheet({ game: e.game, hands: [] });
+      } else if (e.type === "hand_scored") {
+        const game = this.state.game;
+        const sheet = this.sheet.game === game ? this.sheet : { game, hands: [] };
+        sheet.hands = [...sheet.hands.filter((x) => x.hand !== e.hand), {
+          hand: e.hand, kind: e.kind,
+          sides: e.sides.map((x) => ({ seats: x.seats, bid: x.bid, tricks: x.tricks, hand_total: x.hand_total, score: x.score, bags: x.bags })),
+        }];
+        this.keepSheet(sheet);
       } else if (e.type === "turn_timed_out") {
         this.notify(`Time ran out: the server plays for ${this.nameOf(e.seat)}.`);
       } else if (e.type === "seat_absent") {
@@ -98,6 +115,35 @@ export class TableView {
     this.timer = setInterval(() => this.tick(), 250);
     if (this.client.status === "open") this.openTable();
     this.render();
+  }
+
+  keepSheet(sheet) {
+    this.sheet = sheet;
+    try {
+      sessionStorage.setItem(this.sheetKey, JSON.stringify(sheet));
+    } catch {
+      // storage full or disabled: the sheet is only lost on reload
+    }
+  }
+
+  /** Every hand of the game so far, side by side. */
+  sheetEl() {
+    const s = this.state;
+    const hands = this.sheet.game === s.game ? this.sheet.hands : [];
+    const first = hands[0];
+    const sides = first ? first.sides.map((x) => x.seats) : s.sides;
+    const sideName = (seats) => seats.map((x) => this.nameOf(x)).join(" & ");
+    return h("section", { class: "card-panel sheet", role: "dialog", "aria-labelledby": "sheet-title" },
+      h("h2", { id: "sheet-title" }, `Score sheet · game ${s.game}`),
+      hands.length ? h("table", { class: "score-table" },
+        h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Hand"), sides.map((x) => h("th", { scope: "col" }, sideName(x))))),
+        h("tbody", {}, hands.map((x) => h("tr", {},
+          h("th", { scope: "row" }, `${x.hand} (${KIND_WORDS[x.kind] ?? x.kind})`),
+          x.sides.map((side) => h("td", {}, `${side.hand_total > 0 ? "+" : ""}${side.hand_total} → ${side.score}`,
+            side.bid !== null && side.bid !== undefined ? h("span", { class: "hint" }, ` (bid ${side.bid}, took ${side.tricks})`) : "")))))) :
+        h("p", {}, "No hand has been scored yet this game."),
+      first && first.hand > 1 ? h("p", { class: "hint" }, `Hands before hand ${first.hand} were scored before this page joined the table.`) : null,
+      h("button", { type: "button", dataset: { focusKey: "sheet-close" }, onclick: () => { this.showSheet = false; this.render(); } }, "Close"));
   }
 
   /** A line over the table for a few seconds (what the server did for a seat). */
@@ -262,6 +308,10 @@ export class TableView {
           s.clockDeadline ? [" · game clock ", h("span", { class: "game-clock", role: "timer", "aria-label": "Game clock", dataset: { deadline: String(s.clockDeadline) } })] : "",
           !seated ? " · you are watching" : "")),
       h("div", { class: "head-actions" },
+        s.view ? h("button", {
+          type: "button", id: "sheet", dataset: { focusKey: "sheet" }, "aria-pressed": String(Boolean(this.showSheet)),
+          onclick: () => { this.showSheet = !this.showSheet; this.render(); },
+        }, "Score sheet") : null,
         s.lastTrick ? h("button", {
           type: "button", dataset: { focusKey: "last-trick" }, "aria-pressed": String(Boolean(this.showLastTrick)),
           onclick: () => { this.showLastTrick = !this.showLastTrick; this.render(); },
@@ -359,6 +409,14 @@ export class TableView {
     if (score !== null && score !== undefined) {
       lines.push(h("div", { class: "score" }, `Score ${score}`, bags !== undefined && bags !== null ? ` · bags ${bags}` : ""));
     }
+    if (v && (v.kind === "hearts" || v.kind === "sparts")) {
+      const taken = v.points_taken?.[seat] ?? [];
+      const hearts = taken.filter((c) => c[1] === "H").length;
+      const queen = taken.some((c) => c.startsWith("QS"));
+      const jack = taken.some((c) => c.startsWith("JD"));
+      lines.push(h("div", { class: "points", "aria-label": `${hearts} heart${hearts === 1 ? "" : "s"} taken${queen ? ", and the queen of spades" : ""}${jack ? ", and the jack of diamonds" : ""}` },
+        `\u2665 ${hearts}`, queen ? h("span", { class: "queen" }, " \u00b7 Q\u2660") : "", jack ? h("span", { class: "jack" }, " \u00b7 J\u2666") : ""));
+    }
     if (v) lines.push(h("div", { class: "hint cards-left" }, `${v.hand_sizes[seat]} card${v.hand_sizes[seat] === 1 ? "" : "s"}`));
     const badges = [];
     if (v && v.dealer === seat) badges.push(h("span", { class: "badge" }, "Dealer"));
@@ -427,6 +485,7 @@ export class TableView {
         },
         cardEl(card), h("figcaption", {}, this.nameOf(seat), i === 0 ? h("span", { class: "tag" }, " led") : ""));
       })),
+      brokenEl(v),
       v.center_size ? h("p", { class: "hint center-note" }, v.center_taker === null ? `${v.center_size} cards in the center` : `${this.nameOf(v.center_taker)} took the center (${v.center_given})`) : null);
   }
 
@@ -546,16 +605,19 @@ export class TableView {
 
   /** Hand scored and game over, over the table. */
   overlayEl() {
+    const sheet = this.showSheet ? this.sheetEl() : null;
     const scored = this.scoredEl();
     const over = this.gameOverEl();
-    if (!scored && !over) return null;
-    return h("div", { class: "overlay" }, over, scored);
+    if (!scored && !over && !sheet) return null;
+    return h("div", { class: "overlay" }, sheet, over, scored);
   }
 
   scoredEl() {
     const s = this.state;
     const e = s.handScored;
     if (!e || this.dismissedHand === `${s.game}/${e.hand}`) return null;
+    // Over the table until dismissed, or until the next hand's play begins.
+    if (s.view && s.view.hand_number > e.hand && s.view.phase === "playing") return null;
     const sideName = (side) => side.seats.map((x) => this.nameOf(x)).join(" & ");
     const components = Object.keys(SCORE_COMPONENT_WORDS).filter((c) => e.sides.some((x) => x.score_sheet[c] !== undefined));
     const row = (label, f, cls) => h("tr", { class: cls }, h("th", { scope: "row" }, label), e.sides.map((x) => h("td", {}, f(x))));
@@ -591,9 +653,22 @@ export class TableView {
           h("td", {}, r.rank === 1 ? "1st" : r.rank === 2 ? "2nd" : r.rank === 3 ? "3rd" : `${r.rank}th`),
           h("td", {}, r.seats.map((x) => this.nameOf(x)).join(" & ")),
           h("td", {}, String(r.score)))))),
-      s.standings ? h("p", { class: "hint" }, `Standings: ${s.standings.map((x) => `${x.seats.map((y) => this.nameOf(y)).join(" & ")} ${x.total}`).join(", ")}`) : null,
+      s.standings ? this.standingsEl(s.standings) : null,
       s.you !== null ? h("button", { type: "button", class: "primary", id: "again", dataset: { focusKey: "again" }, disabled: asked, onclick: () => this.act(() => this.client.again(this.table), "Play again") }, asked ? "Waiting for the others…" : "Play again") : null,
       h("p", {}, h("a", { href: `#/replay/${encodeURIComponent(this.table)}/${s.game}` }, "Watch the replay")));
+  }
+
+  /** WorldWinner's tournament standings, each part explained (docs/RULES.md). */
+  standingsEl(standings) {
+    return h("div", { class: "standings" },
+      h("h3", {}, "Tournament standings"),
+      h("table", { class: "score-table" },
+        h("thead", {}, h("tr", {}, ["Players", "Base", "Overpoints", "Victory", "Time bonus", "Total"].map((x) => h("th", { scope: "col" }, x)))),
+        h("tbody", {}, standings.map((x) => h("tr", {},
+          h("th", { scope: "row" }, x.seats.map((y) => this.nameOf(y)).join(" & ")),
+          [x.base, x.overpoints, x.victory, x.time_bonus, x.total].map((n) => h("td", {}, String(n))))))),
+      h("p", { class: "hint" }, "Base: the game score × 10 (0 to 2,500). Overpoints: how far ahead of the opponents. " +
+        "Victory: 100 for the higher score. Time bonus: a point for each whole second left on the clock, if the game ended before it ran out."));
   }
 
   logEl() {
@@ -683,3 +758,10 @@ Object.assign(TableView.prototype, {
     }
   },
 });
+
+/** Whether trumps or hearts may be led yet, in words, for the hand's kind. */
+function brokenEl(v) {
+  if (v.kind === "spades") return h("p", { class: "broken" }, v.spades_broken ? "\u2660 broken" : "\u2660 not broken");
+  if (v.kind === "hearts" || v.kind === "sparts") return h("p", { class: "broken" }, v.hearts_broken ? "\u2665 broken" : "\u2665 not broken");
+  return null;
+}

@@ -247,6 +247,8 @@ export type View = {
   tricks: number[];
   hearts_broken: boolean;
   spades_broken: boolean;
+  /** per seat: the cards that score (hearts, the queen of spades; the jack of diamonds in a Sparts hand) it has taken in tricks this hand; empty in a Spades hand. Center cards are not in it. */
+  points_taken: CardSet[];
   /** per side (see partners and hand_scored) */
   scores: number[];
   bags: number[];

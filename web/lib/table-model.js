@@ -186,7 +186,8 @@ export class TableModel {
       turn: null, waiting_for: [], hand_sizes: Array(n).fill(0), pass_count: 0, pass_distance: 0,
       partners: Array.from({ length: n }, (_, i) => [i]), pass_round: 0, pass_back_count: 0, passed_seats: [],
       center_size: 0, center_given: 0, center_taker: null, bids: Array(n).fill(null), trick: { leader: null, cards: [] },
-      trick_number: 1, tricks: Array(n).fill(0), hearts_broken: false, spades_broken: false, scores: [], bags: [],
+      trick_number: 1, tricks: Array(n).fill(0), hearts_broken: false, spades_broken: false,
+      points_taken: Array.from({ length: n }, () => []), scores: [], bags: [],
     };
   }
 
@@ -396,6 +397,12 @@ export class TableModel {
     const s = this.state;
     const v = s.view;
     v.tricks[e.winner] += 1;
+    // The cards that score in a Hearts or Sparts hand, as the server's view counts them.
+    if (v.kind === "hearts" || v.kind === "sparts") {
+      v.points_taken ??= Array.from({ length: v.seats }, () => []);
+      const scoring = (c) => c[1] === "H" || c.startsWith("QS") || (v.kind === "sparts" && c.startsWith("JD"));
+      v.points_taken[e.winner] = [...(v.points_taken[e.winner] ?? []), ...e.cards.filter((c) => !c.startsWith("JK") && scoring(c))];
+    }
     s.lastTrick = { trick: e.trick, leader: e.leader, winner: e.winner, cards: v.trick.cards.length ? v.trick.cards : e.cards.map((card, i) => ({ seat: (e.leader + i) % v.seats, card })) };
     v.trick = { leader: e.winner, cards: [] };
     v.trick_number = e.trick + 1;

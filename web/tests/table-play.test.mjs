@@ -1,0 +1,249 @@
+// End-to-end, in Chromium against the real server: what the table tells and
+// does around the cards. Hearts taken per seat (kept across a reload) and the
+// score sheet of every hand; sounds and their mute switch, kept across visits;
+// cards that move, unless the person asked for reduced motion; one tap for the
+// only legal card, and the misclick guard; the timer's warning and the notice
+// when the server plays for a seat; the lobby showing your running game first.
+// Screenshots at 1280×800 and 390×844 go to the artifacts.
+
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { startServer, launchBrowser, artifactsDir, until } from "./support.mjs";
+
+let server;
+let browser;
+const artifacts = artifactsDir();
+const SIZES = { desktop: { width: 1280, height: 800 }, phone: { width: 390, height: 844 } };
+
+before(async () => {
+  server = await startServer(["--bot-delay-ms", "10"]);
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+async function person(name, size = "desktop", extra = {}) {
+  const phone = size === "phone";
+  const context = await browser.newContext({ viewport: SIZES[size], isMobile: phone, hasTouch: phone, ...extra });
+  await context.addInitScript((n) => {
+    localStorage.setItem("sparts.name", n);
+    // Counts the animations the page starts (the motion test reads it).
+    window.__animations = 0;
+    const animate = Element.prototype.animate;
+    Element.prototype.animate = function (...args) {
+      window.__animations++;
+      return animate.apply(this, args);
+    };
+  }, name);
+  const page = await context.newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(String(e)));
+  return { context, page, errors };
+}
+
+async function createTable(page, preset, options = {}, turnSeconds = null) {
+  await page.goto(server.url + "/");
+  await page.locator("#status[data-state=open]").waitFor();
+  await page.selectOption("#preset", preset);
+  if (turnSeconds !== null) await page.locator("#turn-seconds").fill(String(turnSeconds));
+  if (Object.keys(options).length) await page.locator("details.more summary").click();
+  for (const [name, value] of Object.entries(options)) await page.locator(`#opt-${name}`).fill(String(value));
+  await page.getByRole("button", { name: "Create table and sit" }).click();
+  await page.waitForURL(/#\/table\/t\d+/);
+  await page.locator("#start").waitFor();
+  return page.url().match(/#\/table\/(t\d+)/)[1];
+}
+
+/** One step of this seat's play: passes the first cards, bids the first bid, plays the first legal card. */
+async function step(page) {
+  const what = await Promise.race([
+    page.locator("#pass").waitFor({ timeout: 30000 }).then(() => "pass"),
+    page.locator(".bids button").first().waitFor({ timeout: 30000 }).then(() => "bid"),
+    page.locator(".hand button.card.playable").first().waitFor({ timeout: 30000 }).then(() => "play"),
+    page.locator(".game-over").waitFor({ timeout: 30000 }).then(() => "over"),
+  ]);
+  try {
+    if (what === "pass") {
+      const n = Number((await page.getByRole("group", { name: "Pass cards" }).innerText()).match(/Choose (\d+) card/)[1]);
+      for (let i = 0; i < n; i++) await page.locator(".hand button.card").nth(i).click({ timeout: 2000 });
+      await page.locator("#pass").click({ timeout: 2000 });
+      await page.locator("#pass").waitFor({ state: "detached" });
+    } else if (what === "bid") {
+      await page.locator(".bids button").first().click({ timeout: 2000 });
+    } else if (what === "play") {
+      const only = page.locator("#play-only");
+      if (await only.count()) await only.click({ timeout: 2000 });
+      else await page.locator(".hand button.card.playable").first().click({ timeout: 2000 });
+    }
+  } catch (err) {
+    if (!/Timeout|detached|not attached/.test(String(err))) throw err;
+  }
+  return what;
+}
+
+const pointsTexts = (page) => page.locator(".seat .points").allInnerTexts();
+
+for (const size of ["desktop", "phone"]) {
+  test(`${size}: a Sparts hand shows the hearts and the queen each seat took, after a reload too; the score sheet has every hand`, async () => {
+    const ada = await person("Ada", size);
+    const { page } = ada;
+    await createTable(page, "sparts", { hands: 2 });
+    await page.locator("#start").click();
+    // play until some seat has taken a heart
+    await until(async () => {
+      if ((await pointsTexts(page)).some((t) => /\u2665 [1-9]/.test(t))) return true;
+      await step(page);
+      return false;
+    }, "a heart taken", 60000);
+    await page.locator(".broken", { hasText: "\u2665" }).waitFor();
+    await page.screenshot({ path: join(artifacts, `play-hearts-taken-${size}.png`) });
+    // the same after a reload (from the server's view this time)
+    const shown = await pointsTexts(page);
+    await page.reload();
+    await page.locator(".seat .points").first().waitFor();
+    const again = await pointsTexts(page);
+    const total = (texts) => texts.reduce((n, t) => n + Number(t.match(/\u2665 (\d+)/)[1]), 0);
+    assert.ok(total(again) >= total(shown), `hearts taken after the reload: ${again} (before: ${shown})`);
+    assert.ok(total(again) > 0);
+    // to the end of hand 1: the score sheet has it; to the end of the game: both hands
+    await until(async () => (await page.locator(".scored").count()) > 0 || ((await step(page)) && false), "hand 1 scored", 90000);
+    await page.locator("#sheet").click();
+    const sheet = page.getByRole("dialog", { name: /Score sheet/ });
+    await sheet.waitFor();
+    assert.match(await sheet.innerText(), /1 \(Sparts\)/);
+    await page.screenshot({ path: join(artifacts, `play-score-sheet-${size}.png`) });
+    await sheet.getByRole("button", { name: "Close" }).click();
+    await until(async () => (await page.locator(".game-over").count()) > 0 || ((await step(page)) && false), "game over", 90000);
+    await page.locator("#sheet").click();
+    const rows = await page.getByRole("dialog", { name: /Score sheet/ }).locator("tbody tr").count();
+    assert.equal(rows, 2);
+    assert.deepEqual(ada.errors, []);
+    await ada.context.close();
+  });
+}
+
+test("sounds for your turn, a card played and a trick won; the mute switch is kept across visits", async () => {
+  const ada = await person("Ada");
+  const { page } = ada;
+  await createTable(page, "spades", { hand_cap: 1 });
+  await page.locator("#start").click();
+  await until(async () => {
+    const played = await page.evaluate(() => window.sparts.app.sound.played);
+    if (["turn", "card", "trick"].every((k) => played.includes(k))) return true;
+    await step(page);
+    return false;
+  }, "the three sounds", 60000);
+  assert.equal(await page.locator("#sound").innerText(), "Sound on");
+  await page.locator("#sound").click();
+  assert.equal(await page.locator("#sound").innerText(), "Sound off");
+  await page.reload();
+  await page.locator("#sound").waitFor();
+  assert.equal(await page.locator("#sound").innerText(), "Sound off", "muted after a reload");
+  await step(page);
+  await step(page);
+  assert.deepEqual(await page.evaluate(() => window.sparts.app.sound.played), [], "nothing played while muted");
+  await page.locator("#sound").click();
+  assert.equal(await page.evaluate(() => localStorage.getItem("sparts.sound")), "on");
+  assert.deepEqual(ada.errors, []);
+  await ada.context.close();
+});
+
+test("cards move to the trick and to the winner, and not when the person asks for reduced motion", async () => {
+  for (const reducedMotion of ["no-preference", "reduce"]) {
+    const ada = await person("Ada", "desktop", { reducedMotion });
+    const { page } = ada;
+    await createTable(page, "spades", { hand_cap: 1 });
+    await page.locator("#start").click();
+    for (let i = 0; i < 6; i++) await step(page);
+    const count = await page.evaluate(() => window.__animations);
+    if (reducedMotion === "reduce") assert.equal(count, 0, "no animation under reduced motion");
+    else assert.ok(count > 4, `cards moved: ${count} animations`);
+    assert.deepEqual(ada.errors, []);
+    await ada.context.close();
+  }
+});
+
+test("the misclick guard raises a card on the first tap and plays it on the second; the only legal card plays with one tap", async () => {
+  for (const size of ["desktop", "phone"]) {
+    const ada = await person("Ada", size);
+    const { page } = ada;
+    await createTable(page, "spades", { hand_cap: 1 });
+    await page.locator("#start").click();
+    await page.locator("#guard").click();
+    assert.equal(await page.locator("#guard").getAttribute("aria-pressed"), "true");
+    // to a turn with more than one legal card (a single one has its own button)
+    await until(async () => {
+      const playable = await page.locator(".hand button.card.playable").count();
+      if (playable > 1) return true;
+      await step(page);
+      return false;
+    }, "a turn with a choice of cards", 60000);
+    const count = await page.locator(".hand .card").count();
+    const first = page.locator(".hand button.card.playable").first();
+    const card = await first.getAttribute("data-card");
+    await first.click();
+    // the first tap only raised it
+    const raised = page.locator(".hand button.card.raised");
+    await raised.waitFor({ timeout: 5000 });
+    assert.equal(await raised.getAttribute("data-card"), card);
+    assert.equal(await page.locator(".hand .card").count(), count);
+    await page.screenshot({ path: join(artifacts, `play-guard-raised-${size}.png`) });
+    await raised.click();
+    await until(async () => (await page.locator(`.hand [data-card="${card}"]`).count()) === 0, "the raised card played on the second tap");
+    assert.equal(await page.locator(".hand .card").count(), count - 1);
+    await page.locator("#guard").click();
+    // the last trick: one legal card, one tap on "Play the …"
+    await until(async () => {
+      if ((await page.locator(".hand .card").count()) === 1 && (await page.locator("#play-only").count())) return true;
+      if ((await page.locator(".game-over").count())) throw new Error("the game ended before the last card");
+      await step(page);
+      return false;
+    }, "the last card", 60000);
+    await page.screenshot({ path: join(artifacts, `play-only-card-${size}.png`) });
+    await page.locator("#play-only").click();
+    await page.locator(".game-over").waitFor({ timeout: 30000 });
+    assert.deepEqual(ada.errors, []);
+    await ada.context.close();
+  }
+});
+
+test("the turn timer warns before it runs out; when it does, the table says the server played for the seat", async () => {
+  const ada = await person("Ada");
+  const { page } = ada;
+  await createTable(page, "spades", {}, 12);
+  await page.locator("#start").click();
+  // wait for our turn, and do nothing
+  await Promise.race([page.locator(".bids button").first().waitFor(), page.locator(".hand button.card.playable").first().waitFor()]);
+  const timer = page.locator(".me .timer");
+  await timer.waitFor();
+  assert.ok(!(await timer.getAttribute("class")).includes("warn"), "no warning with more than 10 s left");
+  await until(async () => (await timer.getAttribute("class").catch(() => "")).includes("warn"), "the timer's warning", 15000);
+  await page.screenshot({ path: join(artifacts, "play-timer-warning.png") });
+  await page.getByRole("status").filter({ hasText: "Time ran out: the server plays for Ada (you)." }).waitFor({ timeout: 15000 });
+  await page.screenshot({ path: join(artifacts, "play-server-played.png") });
+  assert.ok(await page.evaluate(() => window.sparts.app.sound.played.includes("warn")), "a warning tone");
+  assert.deepEqual(ada.errors, []);
+  await ada.context.close();
+});
+
+test("the lobby shows your running game first, with the way back to your seat", async () => {
+  const ada = await person("Ada", "phone");
+  const { page } = ada;
+  const table = await createTable(page, "spades");
+  await page.locator("#start").click();
+  await page.locator(".hand .card").first().waitFor();
+  await page.locator("a.button", { hasText: "Lobby" }).click();
+  const first = page.locator(".tables > :first-child");
+  await first.waitFor();
+  assert.match(await first.innerText(), new RegExp(`table ${table}`));
+  await page.screenshot({ path: join(artifacts, "lobby-your-game-phone.png") });
+  await first.getByRole("button", { name: "Back to your seat" }).click();
+  await page.waitForURL(new RegExp(`#/table/${table}$`));
+  await page.locator(".hand .card").first().waitFor();
+  assert.deepEqual(ada.errors, []);
+  await ada.context.close();
+});
