@@ -269,7 +269,7 @@ export class TableView {
         this.confirmLeaveEl(),
         s.closed ? h("p", { class: "banner" }, "This table is closed.") : null,
         h("div", { class: "table-main" },
-          h("div", { class: `felt ring ring-${n}`, "aria-label": "The table" },
+          h("div", { class: `felt ring ring-${n}`, role: "region", "aria-label": "The table" },
             this.seatsEl(),
             this.centerEl(),
             this.actionEl(),
@@ -307,6 +307,8 @@ export class TableView {
           v ? ` · game ${s.game}, hand ${v.hand_number}${v.kind ? ` (${KIND_WORDS[v.kind] ?? v.kind})` : ""} · ${PHASE_WORDS[v.phase] ?? v.phase}` : "",
           s.clockDeadline ? [" · game clock ", h("span", { class: "game-clock", role: "timer", "aria-label": "Game clock", dataset: { deadline: String(s.clockDeadline) } })] : "",
           !seated ? " · you are watching" : "")),
+      v ? h("p", { class: "trick-line" },
+        [this.trickInfo().caption, brokenWords(v), this.centerWords()].filter(Boolean).join(" · ")) : null,
       h("div", { class: "head-actions" },
         s.view ? h("button", {
           type: "button", id: "sheet", dataset: { focusKey: "sheet" }, "aria-pressed": String(Boolean(this.showSheet)),
@@ -448,15 +450,10 @@ export class TableView {
       buttons.length ? h("div", { class: "seat-buttons" }, buttons) : null);
   }
 
-  centerEl() {
+  /** The trick shown (the one in play, or the last one a moment after it is won, or asked for), in words. */
+  trickInfo() {
     const s = this.state;
     const v = s.view;
-    if (!v) {
-      const full = s.info && s.info.seats.every((x) => x !== null);
-      return h("div", { class: "center waiting" },
-        h("p", {}, full ? "Every seat is taken." : "Waiting for players. Invite friends with the link, or add bots."),
-        s.you !== null ? h("button", { type: "button", class: "primary", id: "start", dataset: { focusKey: "start" }, disabled: !full, onclick: () => this.act(() => this.client.start(this.table), "Start") }, "Start the game") : null);
-    }
     let cards = v.trick.cards;
     let done = false;
     let winner = cards.length ? trickWinner(cards, v.kind) : null;
@@ -473,11 +470,29 @@ export class TableView {
       caption = `${this.nameOf(s.lastTrick.winner)} won trick ${s.lastTrick.trick}`;
       done = true;
     }
+    return { cards, done, winner, caption };
+  }
+
+  centerWords() {
+    const v = this.state.view;
+    return v.center_size ? (v.center_taker === null ? `${v.center_size} cards in the center` : `${this.nameOf(v.center_taker)} took the center (${v.center_given})`) : "";
+  }
+
+  centerEl() {
+    const s = this.state;
+    const v = s.view;
+    if (!v) {
+      const full = s.info && s.info.seats.every((x) => x !== null);
+      return h("div", { class: "center waiting" },
+        h("p", {}, full ? "Every seat is taken." : "Waiting for players. Invite friends with the link, or add bots."),
+        s.you !== null ? h("button", { type: "button", class: "primary", id: "start", dataset: { focusKey: "start" }, disabled: !full, onclick: () => this.act(() => this.client.start(this.table), "Start") }, "Start the game") : null);
+    }
+    const { cards, done, winner, caption } = this.trickInfo();
     const order = this.order();
     const n = order.length;
-    return h("div", { class: `center${done ? " done" : ""}`, "aria-label": "Cards on the table" },
-      h("p", { class: "trick-caption", "aria-live": "polite" }, caption),
-      h("div", { class: `trick trick-${n}` }, cards.map(({ seat, card }, i) => {
+    const centerWords = this.centerWords();
+    return h("div", { class: `center${done ? " done" : ""}`, role: "group", "aria-label": "Cards on the table" },
+      h("div", { class: "trick" }, cards.map(({ seat, card }, i) => {
         const place = ringPlace(order.indexOf(seat), n, 36, 36);
         return h("figure", {
           class: `played pos-${order.indexOf(seat)}${i === 0 ? " led" : ""}${i === winner ? " winning" : ""}`,
@@ -485,8 +500,10 @@ export class TableView {
         },
         cardEl(card), h("figcaption", {}, this.nameOf(seat), i === 0 ? h("span", { class: "tag" }, " led") : ""));
       })),
-      brokenEl(v),
-      v.center_size ? h("p", { class: "hint center-note" }, v.center_taker === null ? `${v.center_size} cards in the center` : `${this.nameOf(v.center_taker)} took the center (${v.center_given})`) : null);
+      // In the middle, where no card goes: the trick in words, what is broken, the center cards.
+      h("div", { class: "center-info" },
+        h("p", { class: "trick-caption", "aria-live": "polite" }, caption),
+        h("p", { class: "center-line" }, brokenWords(v), brokenWords(v) && centerWords ? " · " : "", centerWords)));
   }
 
   actionEl() {
@@ -760,8 +777,8 @@ Object.assign(TableView.prototype, {
 });
 
 /** Whether trumps or hearts may be led yet, in words, for the hand's kind. */
-function brokenEl(v) {
-  if (v.kind === "spades") return h("p", { class: "broken" }, v.spades_broken ? "\u2660 broken" : "\u2660 not broken");
-  if (v.kind === "hearts" || v.kind === "sparts") return h("p", { class: "broken" }, v.hearts_broken ? "\u2665 broken" : "\u2665 not broken");
-  return null;
+function brokenWords(v) {
+  if (v.kind === "spades") return v.spades_broken ? "\u2660 broken" : "\u2660 not broken";
+  if (v.kind === "hearts" || v.kind === "sparts") return v.hearts_broken ? "\u2665 broken" : "\u2665 not broken";
+  return "";
 }

@@ -7,6 +7,8 @@ import { tmpdir } from "node:os";
 import { join, dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { request } from "node:http";
+import { createRequire } from "node:module";
+import assert from "node:assert/strict";
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const repo = resolve(here, "../..");
@@ -127,4 +129,22 @@ export async function until(check, what, timeoutMs = 30000) {
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error(`timed out waiting for ${what} (last: ${JSON.stringify(last)})`);
+}
+
+/**
+ * Runs axe-core (npm's axe-core) in the page and fails on any serious or critical
+ * violation, naming `where`. The context must bypass the page's Content-Security-Policy
+ * (newContext({bypassCSP: true})): axe is injected as a script.
+ */
+export async function audit(page, where) {
+  if (!(await page.evaluate(() => typeof window.axe !== "undefined"))) {
+    await page.addScriptTag({ path: createRequire(import.meta.url).resolve("axe-core/axe.min.js") });
+  }
+  const found = await page.evaluate(async () => {
+    const r = await window.axe.run(document, { resultTypes: ["violations"] });
+    return r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 3).map((n) => n.target.join(" ")) }));
+  });
+  const bad = found.filter((v) => v.impact === "serious" || v.impact === "critical");
+  assert.deepEqual(bad, [], `${where}: ${JSON.stringify(bad, null, 1)}`);
+  return found.length;
 }

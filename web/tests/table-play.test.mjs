@@ -99,7 +99,8 @@ for (const size of ["desktop", "phone"]) {
       await step(page);
       return false;
     }, "a heart taken", 60000);
-    await page.locator(".broken", { hasText: "\u2665" }).waitFor();
+    // whether hearts are broken: in the middle of the table, or on a phone under the header
+    await page.locator(".center-line:visible, .trick-line:visible").filter({ hasText: "\u2665" }).first().waitFor();
     await page.screenshot({ path: join(artifacts, `play-hearts-taken-${size}.png`) });
     // the same after a reload (from the server's view this time)
     const shown = await pointsTexts(page);
@@ -246,4 +247,23 @@ test("the lobby shows your running game first, with the way back to your seat", 
   await page.locator(".hand .card").first().waitFor();
   assert.deepEqual(ada.errors, []);
   await ada.context.close();
+});
+
+test("WorldWinner's game over explains the tournament standings, part by part", async () => {
+  for (const size of ["desktop", "phone"]) {
+    const ada = await person("Ada", size);
+    const { page } = ada;
+    // a 6-second clock: the game ends by the clock, and the standings follow the game over
+    await createTable(page, "worldwinner-spades", { game_clock: 6 });
+    await page.locator("#start").click();
+    const standings = page.locator(".standings");
+    await standings.waitFor({ timeout: 30000 });
+    const heads = await standings.locator("thead th").allInnerTexts();
+    assert.deepEqual(heads, ["Players", "Base", "Overpoints", "Victory", "Time bonus", "Total"]);
+    assert.equal(await standings.locator("tbody tr").count(), 2);
+    assert.match(await standings.innerText(), /Base: the game score × 10/);
+    await page.screenshot({ path: join(artifacts, `play-standings-${size}.png`) });
+    assert.deepEqual(ada.errors, []);
+    await ada.context.close();
+  }
 });
