@@ -740,7 +740,10 @@ Object.assign(TableView.prototype, {
 
   /** After a redraw: a card played moves in from its seat or your hand; a trick swept goes to its winner. */
   motionAfter(before) {
-    if (!before) return;
+    if (!before) {
+      if (this.sweep && Date.now() >= this.sweep.at) this.sweep = null;
+      return;
+    }
     const arriving = this.arriving;
     this.arriving = null;
     if (arriving !== null && arriving !== undefined) {
@@ -755,10 +758,13 @@ Object.assign(TableView.prototype, {
         fig.animate([{ translate: `${dx}px ${dy}px` }, { translate: "0 0" }], { duration: 260, easing: "ease-out" });
       }
     }
-    // The trick just swept away: its cards fly to the winner and fade.
-    if (this.sweep && Date.now() >= this.sweep.at && before.trick.length && !this.el.querySelector(".center .played")) {
-      const winner = this.el.querySelector(`.seat[data-seat="${this.sweep.winner}"]`)?.getBoundingClientRect();
+    // The trick just swept away: its cards fly to the winner and fade (unless the next
+    // trick began first, or the last one is shown on demand).
+    if (this.sweep && Date.now() >= this.sweep.at) {
+      const sweep = this.sweep;
       this.sweep = null;
+      if (!before.trick.length || this.el.querySelector(".center .played")) return;
+      const winner = this.el.querySelector(`.seat[data-seat="${sweep.winner}"]`)?.getBoundingClientRect();
       if (!winner) return;
       for (const { el, rect } of before.trick) {
         const ghost = el.cloneNode(true);

@@ -141,6 +141,12 @@ export async function audit(page, where) {
     await page.addScriptTag({ path: createRequire(import.meta.url).resolve("axe-core/axe.min.js") });
   }
   const found = await page.evaluate(async () => {
+    // A card on its way to the trick or to a trick's winner passes over the seats for a
+    // moment: the page is judged once it is still (a trick just won goes to its winner
+    // within a second).
+    const pause = (ms) => new Promise((r) => setTimeout(r, ms));
+    for (let i = 0; i < 30 && window.sparts?.app?.view?.sweep; i++) await pause(100);
+    await Promise.all(document.getAnimations().map((a) => a.finished.catch(() => {})));
     const r = await window.axe.run(document, { resultTypes: ["violations"] });
     return r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 3).map((n) => n.target.join(" ")) }));
   });
