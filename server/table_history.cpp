@@ -12,23 +12,6 @@ namespace {
 
 constexpr std::uint8_t kTableEvent = 0xFF;
 
-void put_count(std::string& out, std::size_t n) {
-    while (n >= 0x80) {
-        out += static_cast<char>(0x80 | (n & 0x7F));
-        n >>= 7;
-    }
-    out += static_cast<char>(n);
-}
-
-std::size_t get_count(const std::string& in, std::size_t& at) {
-    std::size_t n = 0;
-    for (int shift = 0;; shift += 7) {
-        const auto byte = static_cast<std::uint8_t>(in.at(at++));
-        n |= static_cast<std::size_t>(byte & 0x7F) << shift;
-        if (!(byte & 0x80)) return n;
-    }
-}
-
 }  // namespace
 
 void TableHistory::restart(const GameState& state) {
@@ -66,20 +49,17 @@ bool TableHistory::follows(std::uint64_t first_seq, std::size_t events) {
 }
 
 void TableHistory::step(std::uint64_t first_seq, Seat seat, const Action& action, std::size_t events) {
-    const std::string code = storage::encode_action(action);
-    if (code.size() > 0xFF) throw std::logic_error("an action's code is over 255 bytes");
     if (!follows(first_seq, events)) return;
     steps_ += static_cast<char>(seat);
-    put_count(steps_, events);
-    steps_ += static_cast<char>(code.size());
-    steps_ += code;
+    storage::append_count(steps_, events);
+    storage::append_action(steps_, action);
     step_events_ += events;
 }
 
 void TableHistory::table_event(std::uint64_t seq, Frame frame) {
     if (!follows(seq, 1)) return;
     steps_ += static_cast<char>(kTableEvent);
-    put_count(steps_, 1);
+    storage::append_count(steps_, 1);
     frames_.push_back(std::move(frame));
     ++step_events_;
 }
@@ -94,16 +74,16 @@ TableHistory::Step TableHistory::read(std::size_t at) const {
     Step s;
     const std::size_t start = at;
     const auto tag = static_cast<std::uint8_t>(steps_.at(at++));
-    s.events = get_count(steps_, at);
+    const auto events = storage::read_count(steps_, at);
+    if (!events) throw std::logic_error("a step kept for returning clients does not decode");
+    s.events = static_cast<std::size_t>(*events);
     if (tag == kTableEvent) {
         s.table_event = true;
     } else {
         s.seat = static_cast<Seat>(tag);
-        const auto length = static_cast<std::uint8_t>(steps_.at(at++));
-        auto action = storage::decode_action(std::string_view(steps_).substr(at, length));
+        const auto action = storage::read_action(steps_, at);
         if (!action) throw std::logic_error("a step kept for returning clients does not decode");
         s.action = *action;
-        at += length;
     }
     s.size = at - start;
     return s;

@@ -68,8 +68,8 @@ private:
     std::vector<Event> deal_;
     GameState after_deal_{};      // the game after the deal (or after the steps dropped since)
     std::uint64_t steps_seq_ = 0; // the first kept step's first event's number
-    // Per step: a tag (the seat, or kTableEvent), its event count (a varint), then
-    // for an engine step the action's length and bytes (storage/game_log.hpp's code).
+    // Per step: a tag (the seat, or kTableEvent), its event count, then for an engine
+    // step the action (both in storage/game_log.hpp's code).
     std::string steps_;
     std::size_t step_events_ = 0;
     std::uint64_t next_seq_ = 0;    // the number the next step must start from; 0: any

@@ -70,8 +70,9 @@ void put_action(std::string& out, const Action& action) {
 
 class Reader {
 public:
-    explicit Reader(std::string_view bytes) : bytes_(bytes) {}
+    explicit Reader(std::string_view bytes, std::size_t at = 0) : bytes_(bytes), at_(at) {}
     bool done() const { return at_ >= bytes_.size(); }
+    std::size_t at() const { return at_; }
     bool failed() const { return failed_; }
 
     std::uint8_t byte() {
@@ -156,6 +157,26 @@ std::optional<Action> decode_action(std::string_view bytes) {
     const Action a = in.action();
     if (in.failed() || !in.done()) return std::nullopt;
     return a;
+}
+
+void append_action(std::string& out, const Action& action) { put_action(out, action); }
+
+std::optional<Action> read_action(std::string_view bytes, std::size_t& at) {
+    Reader in(bytes, at);
+    const Action a = in.action();
+    if (in.failed()) return std::nullopt;
+    at = in.at();
+    return a;
+}
+
+void append_count(std::string& out, std::uint64_t count) { put_varint(out, count); }
+
+std::optional<std::uint64_t> read_count(std::string_view bytes, std::size_t& at) {
+    Reader in(bytes, at);
+    const std::uint64_t n = in.varint();
+    if (in.failed()) return std::nullopt;
+    at = in.at();
+    return n;
 }
 
 Cause cause_from_text(int seat, const std::string& text) {

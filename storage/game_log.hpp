@@ -92,6 +92,13 @@ std::vector<StoredAction> actions_of(const GameLog& log);
 // An action in the few bytes the log and the journal keep it in, and back.
 std::string encode_action(const Action& action);
 std::optional<Action> decode_action(std::string_view bytes);
+// The same code inside a longer string of bytes: appended to `out`; read from `bytes`
+// at `at`, which moves past it (nullopt, and `at` unchanged, if it does not decode).
+// With a count (a varint) beside it, for other compact lists (server/table_history.*).
+void append_action(std::string& out, const Action& action);
+std::optional<Action> read_action(std::string_view bytes, std::size_t& at);
+void append_count(std::string& out, std::uint64_t count);
+std::optional<std::uint64_t> read_count(std::string_view bytes, std::size_t& at);
 // A cause from an action's JSON (a version-4 row, a journal row of its time): its text
 // is kept only when to_json would not give it back byte for byte.
 Cause cause_from_text(int seat, const std::string& text);

@@ -693,41 +693,11 @@ export class TableView {
       h("h2", { id: "log-title" }, "What happened"),
       h("div", { class: "log", tabindex: "0", dataset: { focusKey: "log" } }, h("ol", {}, this.log.map((x) => h("li", { class: `log-${x.kind}` }, x.text)))));
   }
-}
 
-/** Where place `i` of `n` sits on a ring, yours (0) at the bottom, clockwise to your left: % of the box. */
-export function ringPlace(i, n, rx, ry) {
-  const a = (2 * Math.PI * i) / n;
-  return { x: Math.round((50 - rx * Math.sin(a)) * 10) / 10, y: Math.round((50 + ry * Math.cos(a)) * 10) / 10 };
-}
-
-/** How a hand of `count` cards fits `width` pixels: card size, step between cards, rows. */
-export function handFit(count, width) {
-  const phone = width < 760;
-  const cardW = phone ? 42 : 56;
-  const cardH = Math.round(cardW * 1.4);
-  const avail = Math.max(cardW, width - (phone ? 16 : 32));
-  const minStep = phone ? 22 : 28; // a card's corner stays readable
-  const perRowMax = Math.max(1, Math.floor((avail - cardW) / minStep) + 1);
-  const rows = Math.max(1, Math.ceil(count / perRowMax));
-  const perRow = Math.max(1, Math.ceil(count / rows));
-  const step = perRow > 1 ? Math.min(cardW + 6, Math.floor((avail - cardW) / (perRow - 1))) : cardW;
-  return { cardW, cardH, step, rows, perRow };
-}
-
-// The last trick shows while the next is not begun only for a moment after it is won
-// (then it goes to its winner), or while asked for.
-function showLastOnly(cards, asked, holding) {
-  return asked || (!cards.length && holding);
-}
-
-const reducedMotion = () => window.matchMedia?.("(prefers-reduced-motion: reduce)").matches ?? false;
-
-Object.assign(TableView.prototype, {
   noticeEl() {
     if (!this.notice || Date.now() > this.notice.until) return null;
     return h("p", { class: "notice", role: "status" }, this.notice.text);
-  },
+  }
 
   /** Where things are before a redraw: your hand's cards, the trick's cards. */
   motionBefore() {
@@ -736,7 +706,7 @@ Object.assign(TableView.prototype, {
     const hand = new Map([...this.el.querySelectorAll(".hand [data-card]")].map((el) => [el.dataset.card, rect(el)]));
     const trick = [...this.el.querySelectorAll(".center .played")].map((el) => ({ el, rect: rect(el) }));
     return { hand, trick };
-  },
+  }
 
   /** After a redraw: a card played moves in from its seat or your hand; a trick swept goes to its winner. */
   motionAfter(before) {
@@ -779,8 +749,38 @@ Object.assign(TableView.prototype, {
           { duration: 450, easing: "ease-in" }).finished.finally(() => ghost.remove());
       }
     }
-  },
-});
+  }
+
+}
+
+/** Where place `i` of `n` sits on a ring, yours (0) at the bottom, clockwise to your left: % of the box. */
+export function ringPlace(i, n, rx, ry) {
+  const a = (2 * Math.PI * i) / n;
+  return { x: Math.round((50 - rx * Math.sin(a)) * 10) / 10, y: Math.round((50 + ry * Math.cos(a)) * 10) / 10 };
+}
+
+/** How a hand of `count` cards fits `width` pixels: card size, step between cards, rows. */
+export function handFit(count, width) {
+  const phone = width < 760;
+  const cardW = phone ? 42 : 56;
+  const cardH = Math.round(cardW * 1.4);
+  const avail = Math.max(cardW, width - (phone ? 16 : 32));
+  const minStep = phone ? 22 : 28; // a card's corner stays readable
+  const perRowMax = Math.max(1, Math.floor((avail - cardW) / minStep) + 1);
+  const rows = Math.max(1, Math.ceil(count / perRowMax));
+  const perRow = Math.max(1, Math.ceil(count / rows));
+  const step = perRow > 1 ? Math.min(cardW + 6, Math.floor((avail - cardW) / (perRow - 1))) : cardW;
+  return { cardW, cardH, step, rows, perRow };
+}
+
+// The last trick shows while the next is not begun only for a moment after it is won
+// (then it goes to its winner), or while asked for.
+function showLastOnly(cards, asked, holding) {
+  return asked || (!cards.length && holding);
+}
+
+const reducedMotion = () => window.matchMedia?.("(prefers-reduced-motion: reduce)").matches ?? false;
+
 
 /** Whether trumps or hearts may be led yet, in words, for the hand's kind. */
 function brokenWords(v) {

@@ -154,3 +154,116 @@ export async function audit(page, where) {
   assert.deepEqual(bad, [], `${where}: ${JSON.stringify(bad, null, 1)}`);
   return found.length;
 }
+
+/** The two screens the table is tested on. */
+export const SIZES = { desktop: { width: 1280, height: 800 }, phone: { width: 390, height: 844 } };
+
+/**
+ * A person in a fresh browser context at `size` (a phone one is touch and mobile),
+ * named `name`; `extra` goes to newContext. `errors` collects the page's uncaught
+ * errors. The page counts the animations it starts (window.__animations).
+ */
+export async function newPerson(browser, name, size = "desktop", extra = {}) {
+  const phone = size === "phone";
+  const context = await browser.newContext({ viewport: SIZES[size], isMobile: phone, hasTouch: phone, ...extra });
+  await context.addInitScript((n) => {
+    localStorage.setItem("sparts.name", n);
+    window.__animations = 0;
+    const animate = Element.prototype.animate;
+    Element.prototype.animate = function (...args) {
+      window.__animations++;
+      return animate.apply(this, args);
+    };
+  }, name);
+  const page = await context.newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(String(e)));
+  return { context, page, errors };
+}
+
+/** Creates a table of `preset` from the lobby ({name: value} for its options, a turn time), sits, and returns its id. */
+export async function createTable(page, url, preset, options = {}, turnSeconds = null) {
+  await page.goto(url + "/");
+  await page.locator("#status[data-state=open]").waitFor();
+  await page.selectOption("#preset", preset);
+  if (turnSeconds !== null) await page.locator("#turn-seconds").fill(String(turnSeconds));
+  if (Object.keys(options).length) await page.locator("details.more summary").click();
+  for (const [name, value] of Object.entries(options)) {
+    const field = page.locator(`#opt-${name}`);
+    if ((await field.evaluate((e) => e.tagName)) === "SELECT") await field.selectOption(String(value));
+    else await field.fill(String(value));
+  }
+  await page.getByRole("button", { name: "Create table and sit" }).click();
+  await page.waitForURL(/#\/table\/t\d+/);
+  await page.locator("#start").waitFor();
+  return page.url().match(/#\/table\/(t\d+)/)[1];
+}
+
+/** Passes the first cards of the hand, as many as asked. */
+export async function passFirstCards(page) {
+  const n = Number((await page.getByRole("group", { name: "Pass cards" }).innerText()).match(/Choose (\d+) card/)[1]);
+  for (let i = 0; i < n; i++) await page.locator(".hand button.card").nth(i).click({ timeout: 2000 });
+  await page.locator("#pass").click({ timeout: 2000 });
+  await page.locator("#pass").waitFor({ state: "detached" });
+}
+
+/**
+ * Does what the seat is asked: "passing" (onPass, by default the first cards),
+ * "bidding" (the first bid offered), "playing" (the only card's button, else the
+ * first legal card). A click that the turn moved away from is let go.
+ */
+export async function act(page, what, onPass = passFirstCards) {
+  try {
+    if (what === "passing") {
+      await onPass(page);
+    } else if (what === "bidding") {
+      await page.locator(".bids button").first().click({ timeout: 2000 });
+    } else if (what === "playing") {
+      const only = page.locator("#play-only");
+      if (await only.count()) await only.click({ timeout: 2000 });
+      else await page.locator(".hand button.card.playable").first().click({ timeout: 2000 });
+    }
+  } catch (err) {
+    if (!/Timeout|detached|not attached/.test(String(err))) throw err;
+  }
+}
+
+/** What the seat is asked to do next ("passing", "bidding", "playing"), or "game-over" (or "hand-scored" when asked to look). */
+export function nextPhase(page, { handScored = false } = {}) {
+  return Promise.race([
+    handScored ? page.locator(".scored").waitFor({ timeout: 30000 }).then(() => "hand-scored") : new Promise(() => {}),
+    page.locator("#pass").waitFor({ timeout: 30000 }).then(() => "passing"),
+    page.locator(".bids button").first().waitFor({ timeout: 30000 }).then(() => "bidding"),
+    page.locator(".hand button.card.playable").first().waitFor({ timeout: 30000 }).then(() => "playing"),
+    page.locator(".game-over").waitFor({ timeout: 30000 }).then(() => "game-over"),
+  ]);
+}
+
+/** One step of the seat's play; returns what it was. */
+export async function playStep(page, onPass = passFirstCards) {
+  const what = await nextPhase(page);
+  await act(page, what, onPass);
+  return what;
+}
+
+/**
+ * Plays the seat until game over (or `stopAfter` phases seen), calling onFirst(phase)
+ * the first time each phase comes (with handScored, the hand scored too, before game
+ * over). Returns the phases seen.
+ */
+export async function playThrough(page, { onFirst = async () => {}, onPass = passFirstCards, handScored = false, stopAfter = Infinity } = {}) {
+  const seen = new Set();
+  const deadline = Date.now() + 120000;
+  while (Date.now() < deadline && seen.size < stopAfter) {
+    const what = await nextPhase(page, { handScored: handScored && !seen.has("hand-scored") });
+    if (!seen.has(what)) {
+      seen.add(what);
+      await onFirst(what);
+    }
+    if (what === "game-over" && (!handScored || seen.has("hand-scored"))) return seen;
+    if (what === "hand-scored" || what === "game-over") continue;
+    await act(page, what, onPass);
+  }
+  if (seen.size < stopAfter) throw new Error(`the game did not end in 2 minutes (seen: ${[...seen]})`);
+  return seen;
+}

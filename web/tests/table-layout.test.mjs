@@ -8,13 +8,12 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { startServer, launchBrowser, artifactsDir, audit } from "./support.mjs";
+import { startServer, launchBrowser, artifactsDir, audit, newPerson, createTable, playThrough } from "./support.mjs";
 
 let server;
 let slow; // bots that wait 1.5 s a move: time for a person to take over the chooser's seat
 let browser;
 const artifacts = artifactsDir();
-const SIZES = { desktop: { width: 1280, height: 800 }, phone: { width: 390, height: 844 } };
 
 before(async () => {
   // Some 25 tables and 40 new players from one address: over the default limits of one address.
@@ -28,32 +27,6 @@ after(async () => {
   await server?.stop();
   await slow?.stop();
 });
-
-async function person(name, size, extra = {}) {
-  const phone = size === "phone";
-  const context = await browser.newContext({ viewport: SIZES[size], isMobile: phone, hasTouch: phone, ...extra });
-  await context.addInitScript((n) => localStorage.setItem("sparts.name", n), name);
-  const page = await context.newPage();
-  const errors = [];
-  page.on("pageerror", (e) => errors.push(String(e)));
-  return { context, page, errors };
-}
-
-async function createTable(page, url, preset, options = {}) {
-  await page.goto(url + "/");
-  await page.locator("#status[data-state=open]").waitFor();
-  await page.selectOption("#preset", preset);
-  if (Object.keys(options).length) await page.locator("details.more summary").click();
-  for (const [name, value] of Object.entries(options)) {
-    const field = page.locator(`#opt-${name}`);
-    if ((await field.evaluate((e) => e.tagName)) === "SELECT") await field.selectOption(String(value));
-    else await field.fill(String(value));
-  }
-  await page.getByRole("button", { name: "Create table and sit" }).click();
-  await page.waitForURL(/#\/table\/t\d+/);
-  await page.locator("#start").waitFor();
-  return page.url().match(/#\/table\/(t\d+)/)[1];
-}
 
 /** Everything that must be on the screen is, and the page does not scroll; a screenshot for the contact sheet. */
 async function measure(page, label) {
@@ -88,45 +61,14 @@ async function measure(page, label) {
   return m;
 }
 
-/** Plays the seat, measuring each phase the first time it comes, until game over (or `stopAfter` phases). */
-async function playAndMeasure(page, label, stopAfter = Infinity) {
-  const seen = new Set();
-  const deadline = Date.now() + 120000;
-  while (Date.now() < deadline && seen.size < stopAfter) {
-    const what = await Promise.race([
-      seen.has("hand-scored") ? new Promise(() => {}) : page.locator(".scored").waitFor({ timeout: 30000 }).then(() => "hand-scored"),
-      page.locator("#pass").waitFor({ timeout: 30000 }).then(() => "passing"),
-      page.locator(".bids button").first().waitFor({ timeout: 30000 }).then(() => "bidding"),
-      page.locator(".hand button.card.playable").first().waitFor({ timeout: 30000 }).then(() => "playing"),
-      page.locator(".game-over").waitFor({ timeout: 30000 }).then(() => "game-over"),
-    ]);
-    if (!seen.has(what)) {
-      seen.add(what);
-      await measure(page, `${label}-${what}`);
-    }
-    if (what === "game-over" && seen.has("hand-scored")) break;
-    if (what === "hand-scored" || what === "game-over") continue;
-    try {
-      if (what === "passing") {
-        const n = Number((await page.getByRole("group", { name: "Pass cards" }).innerText()).match(/Choose (\d+) card/)[1]);
-        for (let i = 0; i < n; i++) await page.locator(".hand button.card").nth(i).click({ timeout: 2000 });
-        await page.locator("#pass").click({ timeout: 2000 });
-        await page.locator("#pass").waitFor({ state: "detached" });
-      } else if (what === "bidding") {
-        await page.locator(".bids button").first().click({ timeout: 2000 });
-      } else {
-        await page.locator(".hand button.card.playable").first().click({ timeout: 2000 });
-      }
-    } catch (err) {
-      if (!/Timeout|detached|not attached/.test(String(err))) throw err;
-    }
-  }
-  return seen;
+/** Plays the seat, measuring each phase the first time it comes (the hand scored too), until game over or `stopAfter` phases. */
+function playAndMeasure(page, label, stopAfter = Infinity) {
+  return playThrough(page, { onFirst: (what) => measure(page, `${label}-${what}`), handScored: true, stopAfter });
 }
 
 for (const size of ["desktop", "phone"]) {
   test(`${size}: four seats, a whole one-hand game of Sparts: passing, bidding, playing, the hand scored and game over fit the screen`, async () => {
-    const ada = await person("Ada", size);
+    const ada = await newPerson(browser, "Ada", size);
     await createTable(ada.page, server.url, "sparts", { hands: 1 });
     await measure(ada.page, `sparts-waiting-${size}`);
     await ada.page.locator("#start").click();
@@ -140,7 +82,7 @@ for (const size of ["desktop", "phone"]) {
     for (let seats = 2; seats <= 10; seats++) {
       // two players play one deck (docs/RULES.md); three with two decks hold 31 cards each
       const extra = seats === 2 ? {} : seats === 3 ? { decks: "2", hand_size: 31 } : { decks: "2" };
-      const ada = await person("Ada", size);
+      const ada = await newPerson(browser, "Ada", size);
       const table = await createTable(ada.page, server.url, "spartsel", { seats, ...extra });
       await ada.page.locator("#start").click();
       await ada.page.locator(".hand .card").first().waitFor();
@@ -153,7 +95,7 @@ for (const size of ["desktop", "phone"]) {
         assert.ok(seen.has("playing"), `reached the play: ${[...seen]}`);
       }
       // a spectator sees every seat on the ring
-      const eye = await person("Eye", size);
+      const eye = await newPerson(browser, "Eye", size);
       await eye.page.goto(`${server.url}/#/table/${table}?watch=1`);
       await eye.page.locator(".log li", { hasText: "You are watching" }).first().waitFor();
       const seen2 = await measure(eye.page, `spartsel-${seats}-spectator-${size}`);
@@ -167,10 +109,10 @@ for (const size of ["desktop", "phone"]) {
 
   test(`${size}: choosing (bga-sparts): the holder of the seven of diamonds chooses on one screen`, async () => {
     // (these two bypass the Content-Security-Policy: the choosing phase is audited by axe here too)
-    const ada = await person("Ada", size, { bypassCSP: true });
+    const ada = await newPerson(browser, "Ada", size, { bypassCSP: true });
     await createTable(ada.page, slow.url, "bga-sparts");
     const table = ada.page.url().match(/#\/table\/(t\d+)/)[1];
-    const cy = await person("Cy", size, { bypassCSP: true });
+    const cy = await newPerson(browser, "Cy", size, { bypassCSP: true });
     await cy.page.goto(`${slow.url}/#/table/${table}?watch=1`);
     await cy.page.locator(".log li", { hasText: "You are watching" }).first().waitFor();
     await ada.page.locator("#start").click();
@@ -193,7 +135,7 @@ for (const size of ["desktop", "phone"]) {
 }
 
 test("the layout checks can fail: a page wider than the screen is caught", async () => {
-  const ada = await person("Ada", "phone");
+  const ada = await newPerson(browser, "Ada", "phone");
   await createTable(ada.page, server.url, "spades");
   await ada.page.evaluate(() => {
     const seat = document.createElement("section");

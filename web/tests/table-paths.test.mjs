@@ -8,12 +8,11 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { startServer, launchBrowser, artifactsDir, until } from "./support.mjs";
+import { startServer, launchBrowser, artifactsDir, until, newPerson, createTable, playThrough } from "./support.mjs";
 
 let server;
 let browser;
 const artifacts = artifactsDir();
-const SIZES = { desktop: { width: 1280, height: 800 }, phone: { width: 390, height: 844 } };
 
 before(async () => {
   server = await startServer(["--bot-delay-ms", "10"]);
@@ -24,29 +23,6 @@ after(async () => {
   await browser?.close();
   await server?.stop();
 });
-
-async function person(name, size = "desktop") {
-  const phone = size === "phone";
-  const context = await browser.newContext({ viewport: SIZES[size], isMobile: phone, hasTouch: phone });
-  await context.addInitScript((n) => localStorage.setItem("sparts.name", n), name);
-  const page = await context.newPage();
-  const errors = [];
-  page.on("pageerror", (e) => errors.push(String(e)));
-  return { context, page, errors };
-}
-
-/** Creates a table of `preset` with `options` ({name: value} for the form's fields) and sits; returns its id. */
-async function createTable(page, preset, options = {}) {
-  await page.goto(server.url + "/");
-  await page.locator("#status[data-state=open]").waitFor();
-  await page.selectOption("#preset", preset);
-  if (Object.keys(options).length) await page.locator("details.more summary").click();
-  for (const [name, value] of Object.entries(options)) await page.locator(`#opt-${name}`).fill(String(value));
-  await page.getByRole("button", { name: "Create table and sit" }).click();
-  await page.waitForURL(/#\/table\/t\d+/);
-  await page.locator("#start").waitFor();
-  return page.url().match(/#\/table\/(t\d+)/)[1];
-}
 
 async function shoot(page, name) {
   await page.screenshot({ path: join(artifacts, `${name}.png`) });
@@ -72,41 +48,14 @@ async function passFirst(page) {
   for (const c of chosen) assert.ok(!left.includes(c), `${c} left the hand`);
 }
 
-/** Plays the seat until the game is over: passes, bids the first bid offered, plays the first legal card. */
-async function playToGameOver(page, onPass) {
-  const deadline = Date.now() + 120000;
-  while (Date.now() < deadline) {
-    const what = await Promise.race([
-      page.locator("#pass").waitFor({ timeout: 30000 }).then(() => "pass"),
-      page.locator(".bids button").first().waitFor({ timeout: 30000 }).then(() => "bid"),
-      page.locator(".hand button.card.playable").first().waitFor({ timeout: 30000 }).then(() => "play"),
-      page.locator(".game-over").waitFor({ timeout: 30000 }).then(() => "over"),
-    ]);
-    if (what === "over") return;
-    try {
-      if (what === "pass") {
-        await onPass();
-      } else if (what === "bid") {
-        await page.locator(".bids button").first().click({ timeout: 2000 });
-      } else {
-        await page.locator(".hand button.card.playable").first().click({ timeout: 2000 });
-      }
-    } catch (err) {
-      // the turn moved on under the click (a redraw): look again
-      if (!/Timeout|detached|not attached/.test(String(err))) throw err;
-    }
-  }
-  throw new Error("the game did not end in 2 minutes");
-}
-
 test("play again at a passing preset: game 2's pass panel starts empty, and its pass is accepted", async () => {
   for (const size of ["desktop", "phone"]) {
-    const ada = await person("Ada", size);
+    const ada = await newPerson(browser, "Ada", size);
     const { page } = ada;
     // sparts passes three cards on the first hand; one hand a game
-    await createTable(page, "sparts", { hands: 1 });
+    await createTable(page, server.url, "sparts", { hands: 1 });
     await page.locator("#start").click();
-    await playToGameOver(page, () => passFirst(page));
+    await playThrough(page, { onPass: passFirst });
     await shoot(page, `again-game-over-${size}`);
     await page.locator("#again").click();
     // game 2, hand 1: the pass panel again, with nothing chosen (the bug kept game 1's cards)
@@ -122,9 +71,9 @@ test("play again at a passing preset: game 2's pass panel starts empty, and its 
 
 test("leaving a seat mid-game asks first; the table opened again shows the bot in the seat and a Take over button", async () => {
   for (const size of ["desktop", "phone"]) {
-    const ada = await person("Ada", size);
+    const ada = await newPerson(browser, "Ada", size);
     const { page } = ada;
-    const table = await createTable(page, "spades");
+    const table = await createTable(page, server.url, "spades");
     await page.locator("#start").click();
     await page.locator(".hand [data-card]").first().waitFor();
     // Leave seat: a question first; Stay keeps everything
@@ -157,10 +106,10 @@ test("leaving a seat mid-game asks first; the table opened again shows the bot i
 
 test("a game clock shows from the first deal without a reload, counts down live, and warns in its last minute", async () => {
   for (const size of ["desktop", "phone"]) {
-    const ada = await person("Ada", size);
+    const ada = await newPerson(browser, "Ada", size);
     const { page } = ada;
     // worldwinner-spades: a 10-minute clock by default; here 62 seconds, to reach the last minute soon
-    await createTable(page, "worldwinner-spades", { game_clock: 62 });
+    await createTable(page, server.url, "worldwinner-spades", { game_clock: 62 });
     await page.locator("#start").click();
     const clock = page.getByRole("timer", { name: "Game clock" });
     await clock.waitFor({ timeout: 10000 });

@@ -9,12 +9,11 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { startServer, launchBrowser, artifactsDir, until } from "./support.mjs";
+import { startServer, launchBrowser, artifactsDir, until, newPerson, createTable, playStep } from "./support.mjs";
 
 let server;
 let browser;
 const artifacts = artifactsDir();
-const SIZES = { desktop: { width: 1280, height: 800 }, phone: { width: 390, height: 844 } };
 
 before(async () => {
   server = await startServer(["--bot-delay-ms", "10"]);
@@ -26,77 +25,18 @@ after(async () => {
   await server?.stop();
 });
 
-async function person(name, size = "desktop", extra = {}) {
-  const phone = size === "phone";
-  const context = await browser.newContext({ viewport: SIZES[size], isMobile: phone, hasTouch: phone, ...extra });
-  await context.addInitScript((n) => {
-    localStorage.setItem("sparts.name", n);
-    // Counts the animations the page starts (the motion test reads it).
-    window.__animations = 0;
-    const animate = Element.prototype.animate;
-    Element.prototype.animate = function (...args) {
-      window.__animations++;
-      return animate.apply(this, args);
-    };
-  }, name);
-  const page = await context.newPage();
-  const errors = [];
-  page.on("pageerror", (e) => errors.push(String(e)));
-  return { context, page, errors };
-}
-
-async function createTable(page, preset, options = {}, turnSeconds = null) {
-  await page.goto(server.url + "/");
-  await page.locator("#status[data-state=open]").waitFor();
-  await page.selectOption("#preset", preset);
-  if (turnSeconds !== null) await page.locator("#turn-seconds").fill(String(turnSeconds));
-  if (Object.keys(options).length) await page.locator("details.more summary").click();
-  for (const [name, value] of Object.entries(options)) await page.locator(`#opt-${name}`).fill(String(value));
-  await page.getByRole("button", { name: "Create table and sit" }).click();
-  await page.waitForURL(/#\/table\/t\d+/);
-  await page.locator("#start").waitFor();
-  return page.url().match(/#\/table\/(t\d+)/)[1];
-}
-
-/** One step of this seat's play: passes the first cards, bids the first bid, plays the first legal card. */
-async function step(page) {
-  const what = await Promise.race([
-    page.locator("#pass").waitFor({ timeout: 30000 }).then(() => "pass"),
-    page.locator(".bids button").first().waitFor({ timeout: 30000 }).then(() => "bid"),
-    page.locator(".hand button.card.playable").first().waitFor({ timeout: 30000 }).then(() => "play"),
-    page.locator(".game-over").waitFor({ timeout: 30000 }).then(() => "over"),
-  ]);
-  try {
-    if (what === "pass") {
-      const n = Number((await page.getByRole("group", { name: "Pass cards" }).innerText()).match(/Choose (\d+) card/)[1]);
-      for (let i = 0; i < n; i++) await page.locator(".hand button.card").nth(i).click({ timeout: 2000 });
-      await page.locator("#pass").click({ timeout: 2000 });
-      await page.locator("#pass").waitFor({ state: "detached" });
-    } else if (what === "bid") {
-      await page.locator(".bids button").first().click({ timeout: 2000 });
-    } else if (what === "play") {
-      const only = page.locator("#play-only");
-      if (await only.count()) await only.click({ timeout: 2000 });
-      else await page.locator(".hand button.card.playable").first().click({ timeout: 2000 });
-    }
-  } catch (err) {
-    if (!/Timeout|detached|not attached/.test(String(err))) throw err;
-  }
-  return what;
-}
-
 const pointsTexts = (page) => page.locator(".seat .points").allInnerTexts();
 
 for (const size of ["desktop", "phone"]) {
   test(`${size}: a Sparts hand shows the hearts and the queen each seat took, after a reload too; the score sheet has every hand`, async () => {
-    const ada = await person("Ada", size);
+    const ada = await newPerson(browser, "Ada", size);
     const { page } = ada;
-    await createTable(page, "sparts", { hands: 2 });
+    await createTable(page, server.url, "sparts", { hands: 2 });
     await page.locator("#start").click();
     // play until some seat has taken a heart
     await until(async () => {
       if ((await pointsTexts(page)).some((t) => /\u2665 [1-9]/.test(t))) return true;
-      await step(page);
+      await playStep(page);
       return false;
     }, "a heart taken", 60000);
     // whether hearts are broken: in the middle of the table, or on a phone under the header
@@ -111,14 +51,14 @@ for (const size of ["desktop", "phone"]) {
     assert.ok(total(again) >= total(shown), `hearts taken after the reload: ${again} (before: ${shown})`);
     assert.ok(total(again) > 0);
     // to the end of hand 1: the score sheet has it; to the end of the game: both hands
-    await until(async () => (await page.locator(".scored").count()) > 0 || ((await step(page)) && false), "hand 1 scored", 90000);
+    await until(async () => (await page.locator(".scored").count()) > 0 || ((await playStep(page)) && false), "hand 1 scored", 90000);
     await page.locator("#sheet").click();
     const sheet = page.getByRole("dialog", { name: /Score sheet/ });
     await sheet.waitFor();
     assert.match(await sheet.innerText(), /1 \(Sparts\)/);
     await page.screenshot({ path: join(artifacts, `play-score-sheet-${size}.png`) });
     await sheet.getByRole("button", { name: "Close" }).click();
-    await until(async () => (await page.locator(".game-over").count()) > 0 || ((await step(page)) && false), "game over", 90000);
+    await until(async () => (await page.locator(".game-over").count()) > 0 || ((await playStep(page)) && false), "game over", 90000);
     await page.locator("#sheet").click();
     const rows = await page.getByRole("dialog", { name: /Score sheet/ }).locator("tbody tr").count();
     assert.equal(rows, 2);
@@ -128,14 +68,14 @@ for (const size of ["desktop", "phone"]) {
 }
 
 test("sounds for your turn, a card played and a trick won; the mute switch is kept across visits", async () => {
-  const ada = await person("Ada");
+  const ada = await newPerson(browser, "Ada");
   const { page } = ada;
-  await createTable(page, "spades", { hand_cap: 1 });
+  await createTable(page, server.url, "spades", { hand_cap: 1 });
   await page.locator("#start").click();
   await until(async () => {
     const played = await page.evaluate(() => window.sparts.app.sound.played);
     if (["turn", "card", "trick"].every((k) => played.includes(k))) return true;
-    await step(page);
+    await playStep(page);
     return false;
   }, "the three sounds", 60000);
   assert.equal(await page.locator("#sound").innerText(), "Sound on");
@@ -144,8 +84,8 @@ test("sounds for your turn, a card played and a trick won; the mute switch is ke
   await page.reload();
   await page.locator("#sound").waitFor();
   assert.equal(await page.locator("#sound").innerText(), "Sound off", "muted after a reload");
-  await step(page);
-  await step(page);
+  await playStep(page);
+  await playStep(page);
   assert.deepEqual(await page.evaluate(() => window.sparts.app.sound.played), [], "nothing played while muted");
   await page.locator("#sound").click();
   assert.equal(await page.evaluate(() => localStorage.getItem("sparts.sound")), "on");
@@ -155,11 +95,11 @@ test("sounds for your turn, a card played and a trick won; the mute switch is ke
 
 test("cards move to the trick and to the winner, and not when the person asks for reduced motion", async () => {
   for (const reducedMotion of ["no-preference", "reduce"]) {
-    const ada = await person("Ada", "desktop", { reducedMotion });
+    const ada = await newPerson(browser, "Ada", "desktop", { reducedMotion });
     const { page } = ada;
-    await createTable(page, "spades", { hand_cap: 1 });
+    await createTable(page, server.url, "spades", { hand_cap: 1 });
     await page.locator("#start").click();
-    for (let i = 0; i < 6; i++) await step(page);
+    for (let i = 0; i < 6; i++) await playStep(page);
     const count = await page.evaluate(() => window.__animations);
     if (reducedMotion === "reduce") assert.equal(count, 0, "no animation under reduced motion");
     else assert.ok(count > 4, `cards moved: ${count} animations`);
@@ -170,9 +110,9 @@ test("cards move to the trick and to the winner, and not when the person asks fo
 
 test("the misclick guard raises a card on the first tap and plays it on the second; the only legal card plays with one tap", async () => {
   for (const size of ["desktop", "phone"]) {
-    const ada = await person("Ada", size);
+    const ada = await newPerson(browser, "Ada", size);
     const { page } = ada;
-    await createTable(page, "spades", { hand_cap: 1 });
+    await createTable(page, server.url, "spades", { hand_cap: 1 });
     await page.locator("#start").click();
     await page.locator("#guard").click();
     assert.equal(await page.locator("#guard").getAttribute("aria-pressed"), "true");
@@ -180,7 +120,7 @@ test("the misclick guard raises a card on the first tap and plays it on the seco
     await until(async () => {
       const playable = await page.locator(".hand button.card.playable").count();
       if (playable > 1) return true;
-      await step(page);
+      await playStep(page);
       return false;
     }, "a turn with a choice of cards", 60000);
     const count = await page.locator(".hand .card").count();
@@ -201,7 +141,7 @@ test("the misclick guard raises a card on the first tap and plays it on the seco
     await until(async () => {
       if ((await page.locator(".hand .card").count()) === 1 && (await page.locator("#play-only").count())) return true;
       if ((await page.locator(".game-over").count())) throw new Error("the game ended before the last card");
-      await step(page);
+      await playStep(page);
       return false;
     }, "the last card", 60000);
     await page.screenshot({ path: join(artifacts, `play-only-card-${size}.png`) });
@@ -213,9 +153,9 @@ test("the misclick guard raises a card on the first tap and plays it on the seco
 });
 
 test("the turn timer warns before it runs out; when it does, the table says the server played for the seat", async () => {
-  const ada = await person("Ada");
+  const ada = await newPerson(browser, "Ada");
   const { page } = ada;
-  await createTable(page, "spades", {}, 12);
+  await createTable(page, server.url, "spades", {}, 12);
   await page.locator("#start").click();
   // wait for our turn, and do nothing
   await Promise.race([page.locator(".bids button").first().waitFor(), page.locator(".hand button.card.playable").first().waitFor()]);
@@ -232,9 +172,9 @@ test("the turn timer warns before it runs out; when it does, the table says the 
 });
 
 test("the lobby shows your running game first, with the way back to your seat", async () => {
-  const ada = await person("Ada", "phone");
+  const ada = await newPerson(browser, "Ada", "phone");
   const { page } = ada;
-  const table = await createTable(page, "spades");
+  const table = await createTable(page, server.url, "spades");
   await page.locator("#start").click();
   await page.locator(".hand .card").first().waitFor();
   await page.locator("a.button", { hasText: "Lobby" }).click();
@@ -251,10 +191,10 @@ test("the lobby shows your running game first, with the way back to your seat", 
 
 test("WorldWinner's game over explains the tournament standings, part by part", async () => {
   for (const size of ["desktop", "phone"]) {
-    const ada = await person("Ada", size);
+    const ada = await newPerson(browser, "Ada", size);
     const { page } = ada;
     // a 6-second clock: the game ends by the clock, and the standings follow the game over
-    await createTable(page, "worldwinner-spades", { game_clock: 6 });
+    await createTable(page, server.url, "worldwinner-spades", { game_clock: 6 });
     await page.locator("#start").click();
     const standings = page.locator(".standings");
     await standings.waitFor({ timeout: 30000 });
