@@ -7,6 +7,7 @@
 #include <charconv>
 #include <fstream>
 #include <functional>
+#include "storage/pg.hpp"
 
 namespace sparts::server {
 
@@ -106,7 +107,15 @@ const std::vector<Setting>& settings() {
         text("address", "address to listen on (0.0.0.0 for every interface)", &C::address),
         number("port", "port for HTTP and WebSocket (0: any free port, printed at start)", &C::port, 0, 65535),
         number("threads", "I/O threads (0: one per core)", &C::threads, 0, 256),
-        text("database", "SQLite database file (none: keep nothing)", &C::database),
+        {"database", "SQLite database file, or a PostgreSQL URL postgresql://user:password@host/name (none: keep nothing)",
+         [](CLI::App& app, const std::string& name, const std::string& text, Config& c) {
+             // Shown redacted: a URL's password stays out of --help and the log.
+             return app.add_option(name, c.database, text)
+                 ->check(CLI::Validator(
+                     [](const std::string& v) { return v.empty() ? std::string("expected a value") : std::string(); }, ""))
+                 ->type_name("FILE|URL");
+         },
+         [](const C& c) { return storage::pg::redact(c.database); }},
         choice(
             "db-sync", "normal survives a crash of the server, full survives power loss too", {"normal", "full"},
             [](C& c, const std::string& v) { c.db_sync_full = v == "full"; },

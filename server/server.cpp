@@ -12,7 +12,8 @@
 #include "server/listener.hpp"
 #include "server/session.hpp"
 #include "server/table.hpp"
-#include "storage/sqlite_store.hpp"
+#include "storage/open_store.hpp"
+#include "storage/pg.hpp"
 
 namespace sparts::server {
 
@@ -57,18 +58,20 @@ void Server::restore() {
     }
     lobby_.restore(players, hashes, tables, store_->last_table_number());
     const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started);
-    spdlog::info("database {}: {} players, {} open tables brought back in {} ms", config_.database, players.size(),
+    spdlog::info("database {}: {} players, {} open tables brought back in {} ms", storage::pg::redact(config_.database), players.size(),
                  tables.size(), ms.count());
 }
 
 std::uint16_t Server::start() {
     if (config_.database != "none") {
-        auto opened = storage::SqliteStore::open(config_.database, {.sync_full = config_.db_sync_full,
-                                                                    .retry_ms = 1000,
-                                                                    .wal_restart_pages = config_.wal_restart_pages,
-                                                                    .wal_limit_bytes = config_.wal_limit_bytes,
-                                                                    .commit_interval = std::chrono::microseconds(
-                                                                        config_.db_commit_interval_us)});
+        storage::StoreOptions options;
+        options.sqlite = {.sync_full = config_.db_sync_full,
+                          .retry_ms = 1000,
+                          .wal_restart_pages = config_.wal_restart_pages,
+                          .wal_limit_bytes = config_.wal_limit_bytes,
+                          .commit_interval = std::chrono::microseconds(config_.db_commit_interval_us)};
+        options.postgres = {.retry_ms = 1000, .commit_interval = std::chrono::microseconds(config_.db_commit_interval_us)};
+        auto opened = storage::open_store(config_.database, options);
         if (!opened) throw std::runtime_error(opened.error());
         store_ = std::move(*opened);
         hub_.store = store_.get();

@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include <spdlog/spdlog.h>
 #include <sqlite3.h>
+#include "storage/archive_cursor.hpp"
 #include "storage/game_log.hpp"
 #include "storage/journal.hpp"
 #include "storage/legacy_events.hpp"
@@ -730,24 +731,6 @@ ArchivedGameSummary summary_from(SQLite::Statement& q) {
     return s;
 }
 
-// Cursor: "finished_ms/table/game" of the last game of the page.
-struct Cursor {
-    Millis finished = 0;
-    std::string table;
-    int game = 0;
-};
-
-std::optional<Cursor> parse_cursor(const std::string& text) {
-    const auto a = text.find('/');
-    const auto b = text.rfind('/');
-    if (a == std::string::npos || a == b) return std::nullopt;
-    try {
-        return Cursor{std::stoll(text.substr(0, a)), text.substr(a + 1, b - a - 1), std::stoi(text.substr(b + 1))};
-    } catch (const std::exception&) {
-        return std::nullopt;
-    }
-}
-
 }  // namespace
 
 ArchivePage SqliteStore::list_games(const ArchiveQuery& query) {
@@ -762,7 +745,7 @@ ArchivePage SqliteStore::list_games(const ArchiveQuery& query) {
     if (!query.preset.empty()) sql += " AND g.preset = :preset";
     if (query.from > 0) sql += " AND g.finished_ms >= :from";
     if (query.to > 0) sql += " AND g.finished_ms < :to";
-    const auto cursor = parse_cursor(query.cursor);
+    const auto cursor = ArchiveCursor::parse(query.cursor);
     if (cursor) sql += " AND (g.finished_ms, g.table_id, g.game) < (:cf, :ct, :cg)";
     sql += " ORDER BY g.finished_ms DESC, g.table_id DESC, g.game DESC LIMIT :limit";
     SQLite::Statement q(*reader_, sql);
@@ -782,7 +765,7 @@ ArchivePage SqliteStore::list_games(const ArchiveQuery& query) {
     if (static_cast<int>(page.games.size()) > limit) {
         page.games.pop_back();
         const auto& last = page.games.back();
-        page.next_cursor = std::to_string(last.finished) + "/" + last.table + "/" + std::to_string(last.game);
+        page.next_cursor = ArchiveCursor{last.finished, last.table, last.game}.text();
     }
     return page;
 }

@@ -1,0 +1,717 @@
+#include "storage/pg_store.hpp"
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <unordered_map>
+
+#include <spdlog/spdlog.h>
+#include "storage/archive_cursor.hpp"
+#include "storage/game_log.hpp"
+#include "storage/pg.hpp"
+#include "storage/pg_schema.hpp"
+
+namespace sparts::storage {
+
+namespace {
+
+template <class... F>
+struct overloaded : F... {
+    using F::operator()...;
+};
+template <class... F>
+overloaded(F...) -> overloaded<F...>;
+
+// The advisory lock a single server holds alone and the nodes of a cluster
+// share; and the one migrations take, so that nodes starting together migrate once.
+constexpr std::int64_t kServerLock = 0x5350415254530001;   // "SPARTS" 1
+constexpr std::int64_t kMigrationLock = 0x5350415254530002;
+
+constexpr const char* kJournalColumns = "table_id, game, seq, at_ms, events, seat, action, action_text, type, payload";
+
+// A journal row read with kJournalColumns (after `first` columns of the caller's).
+GameLogEntry journal_entry(const pg::Result& r, int row, int first) {
+    GameLogEntry e;
+    e.seq = static_cast<std::uint64_t>(r.number(row, first + 2));
+    e.at = r.number(row, first + 3);
+    e.events = static_cast<std::uint32_t>(r.number(row, first + 4));
+    if (!r.null(row, first + 6)) {
+        const std::string bytes = r.bytes(row, first + 6);
+        const auto action = decode_action(bytes);
+        if (!action) throw pg::Error("a journal row's action is unreadable", "XX001");
+        e.cause = Cause{static_cast<int>(r.number(row, first + 5)), *action, {}};
+    } else if (!r.null(row, first + 7)) {
+        e.cause = cause_from_text(static_cast<int>(r.number(row, first + 5)), r.text(row, first + 7));
+    }
+    if (!r.null(row, first + 8)) {
+        e.kind = GameLogEntry::Kind::table_event;
+        e.type = r.text(row, first + 8);
+        e.payload = r.text(row, first + 9);
+    }
+    return e;
+}
+
+// Many journal rows as one INSERT ... SELECT FROM unnest(arrays): one statement
+// for every table step of a commit, instead of one each.
+class JournalRows {
+public:
+    void add(const std::string& table, int game, const GameLogEntry& e) {
+        table_.text(table);
+        game_.number(game);
+        seq_.number(static_cast<std::int64_t>(e.seq));
+        at_.number(e.at);
+        events_.number(e.events);
+        if (e.cause) {
+            seat_.number(e.cause->seat);
+            if (e.cause->text.empty()) {
+                action_.bytes(encode_action(e.cause->action));
+                action_text_.null();
+            } else {
+                action_.null();
+                action_text_.text(e.cause->text);
+            }
+        } else {
+            seat_.null();
+            action_.null();
+            action_text_.null();
+        }
+        if (e.kind == GameLogEntry::Kind::table_event) {
+            type_.text(e.type);
+            payload_.text(e.payload);
+        } else {
+            type_.null();
+            payload_.null();
+        }
+        ++rows_;
+    }
+    int rows() const { return rows_; }
+    pg::Params params() const {
+        pg::Params p;
+        p.text(table_.done()).text(game_.done()).text(seq_.done()).text(at_.done()).text(events_.done());
+        p.text(seat_.done()).text(action_.done()).text(action_text_.done()).text(type_.done()).text(payload_.done());
+        return p;
+    }
+    static constexpr const char* kSql =
+        "INSERT INTO journal (table_id, game, seq, at_ms, events, seat, action, action_text, type, payload) "
+        "SELECT * FROM unnest($1::text[], $2::integer[], $3::bigint[], $4::bigint[], $5::integer[], $6::integer[], "
+        "$7::bytea[], $8::text[], $9::text[], $10::text[])";
+
+private:
+    pg::ArrayText table_, game_, seq_, at_, events_, seat_, action_, action_text_, type_, payload_;
+    int rows_ = 0;
+};
+
+// A statement of a commit, built before anything is sent.
+struct Statement {
+    const char* name;  // prepared
+    pg::Params params;
+};
+
+const std::vector<std::pair<const char*, const char*>>& prepared_statements() {
+    static const std::vector<std::pair<const char*, const char*>> all = {
+        {"put_player",
+         "INSERT INTO players (id, token_hash, name, created_ms) VALUES ($1, $2, $3, $4) "
+         "ON CONFLICT (id) DO UPDATE SET name = excluded.name"},
+        {"open_table",
+         "INSERT INTO tables (id, number, ruleset, preset, seats, private, invite, turn_seconds, creator, created_ms) "
+         "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)"},
+        {"close_table", "UPDATE tables SET closed_ms = $1, close_reason = $2 WHERE id = $3"},
+        // Nothing of a closed table is read again from the journal.
+        {"close_journal", "DELETE FROM journal WHERE table_id = $1"},
+        {"put_seat",
+         "INSERT INTO seats (table_id, seat, player, name, bot, level) VALUES ($1, $2, $3, $4, $5, $6) "
+         "ON CONFLICT (table_id, seat) DO UPDATE SET player = excluded.player, name = excluded.name, "
+         "bot = excluded.bot, level = excluded.level"},
+        {"start_game",
+         "INSERT INTO games (table_id, game, seed, ruleset, preset, players, started_ms) "
+         "VALUES ($1, $2, $3, $4::text, ($4::text::json)->>'preset', $5, $6)"},
+        {"game_players",
+         "INSERT INTO game_players (player, table_id, game) "
+         "SELECT DISTINCT e->>'player', $1::text, $2::integer FROM json_array_elements($3::text::json) e "
+         "WHERE e->>'player' IS NOT NULL "
+         "ON CONFLICT DO NOTHING"},
+        // A new game: the earlier games' rows go, but the table's latest row, which numbers its next event.
+        {"start_journal",
+         "DELETE FROM journal WHERE table_id = $1::text AND game < $2::integer "
+         "AND seq < (SELECT max(seq) FROM journal WHERE table_id = $1::text)"},
+        {"finish_game", "UPDATE games SET finished_ms = $1, result = $2, record = $3 WHERE table_id = $4 AND game = $5"},
+        {"journal", JournalRows::kSql},
+    };
+    return all;
+}
+
+}  // namespace
+
+// The writer's connection and the game logs of the games in progress it has
+// seen (folded into a record when a game ends). A log it does not have (a
+// table brought back after a restart, or after a failed commit, which may
+// have added entries that never reached the database) is read from the
+// journal when it is needed.
+class PgStore::Writer {
+public:
+    explicit Writer(const std::string& url) : conn_(url) {}
+
+    pg::Connection& conn() { return conn_; }
+
+    // Takes the server lock; false if another server holds it.
+    bool lock() {
+        return conn_.exec("SELECT pg_try_advisory_lock($1)", pg::Params().number(kServerLock)).boolean(0, 0);
+    }
+
+    void prepare() {
+        conn_.exec("DEALLOCATE ALL");  // what a failed attempt prepared
+        for (const auto& [name, sql] : prepared_statements()) conn_.prepare(name, sql);
+        prepared_ = true;
+    }
+
+    void commit(const std::deque<Pending>& group) {
+        if (!conn_.ok()) {
+            logs_.clear();
+            conn_.reset();
+            prepared_ = false;
+            if (!lock()) throw pg::Error("another sparts-server took the database while the connection was down", "55P03");
+        }
+        if (!prepared_) prepare();
+        try {
+            load_missing_logs(group);
+            std::vector<Statement> statements = build(group);
+            run(statements);
+        } catch (...) {
+            // The logs may hold entries the rollback undid: read again when needed.
+            logs_.clear();
+            throw;
+        }
+    }
+
+private:
+    struct Log {
+        int game = 0;
+        GameLogEncoder encoder;
+    };
+
+    // The log of each game the group finishes that the writer does not have.
+    void load_missing_logs(const std::deque<Pending>& group) {
+        std::set<std::pair<std::string, int>> started;
+        for (const Pending& p : group)
+            for (const Write& w : p.batch) {
+                if (const auto* s = std::get_if<StartGame>(&w)) started.emplace(s->table, s->game);
+                const auto* f = std::get_if<FinishGame>(&w);
+                if (!f || started.count({f->table, f->game})) continue;
+                if (auto it = logs_.find(f->table); it != logs_.end() && it->second.game == f->game) continue;
+                const pg::Result r = conn_.exec(std::string("SELECT ") + kJournalColumns +
+                                                    " FROM journal WHERE table_id = $1 AND game = $2 ORDER BY seq",
+                                                pg::Params().text(f->table).number(f->game));
+                Log log{f->game, GameLogEncoder()};
+                for (int row = 0; row < r.rows(); ++row) log.encoder.add(journal_entry(r, row, 0));
+                logs_.insert_or_assign(f->table, std::move(log));
+            }
+    }
+
+    void journal(JournalRows& rows, const std::string& table, int game, const GameLogEntry& e) {
+        rows.add(table, game, e);
+        if (auto it = logs_.find(table); it != logs_.end() && it->second.game == game) it->second.encoder.add(e);
+    }
+
+    std::vector<Statement> build(const std::deque<Pending>& group) {
+        std::vector<Statement> out;
+        JournalRows rows;
+        const auto flush_rows = [&] {
+            if (rows.rows() == 0) return;
+            out.push_back({"journal", rows.params()});
+            rows = JournalRows();
+        };
+        for (const Pending& p : group)
+            for (const Write& w : p.batch) {
+                if (std::holds_alternative<EngineEvents>(w) || std::holds_alternative<AppendEvent>(w)) {
+                    if (const auto* e = std::get_if<EngineEvents>(&w))
+                        journal(rows, e->table, e->game, GameLogEntry::engine_events(e->seq, e->at, e->count, e->cause));
+                    else if (const auto* a = std::get_if<AppendEvent>(&w))
+                        journal(rows, a->table, a->game, GameLogEntry::table(a->seq, a->at, a->type, a->payload));
+                    continue;
+                }
+                flush_rows();
+                std::visit(overloaded{
+                               [&](const PutPlayer& x) {
+                                   out.push_back({"put_player",
+                                                  pg::Params().text(x.id).text(x.token_hash).text(x.name).number(x.at)});
+                               },
+                               [&](const OpenTable& t) {
+                                   out.push_back({"open_table", pg::Params()
+                                                                    .text(t.id)
+                                                                    .number(t.number)
+                                                                    .text(t.ruleset)
+                                                                    .text(t.preset)
+                                                                    .number(t.seats)
+                                                                    .boolean(t.is_private)
+                                                                    .text(t.invite)
+                                                                    .number(t.turn_seconds)
+                                                                    .text(t.creator)
+                                                                    .number(t.at)});
+                               },
+                               [&](const CloseTable& c) {
+                                   out.push_back({"close_table", pg::Params().number(c.at).text(c.reason).text(c.table)});
+                                   out.push_back({"close_journal", pg::Params().text(c.table)});
+                                   logs_.erase(c.table);
+                               },
+                               [&](const PutSeat& s) {
+                                   out.push_back({"put_seat", pg::Params()
+                                                                  .text(s.table)
+                                                                  .number(s.seat)
+                                                                  .text(s.player)
+                                                                  .text(s.name)
+                                                                  .boolean(s.bot)
+                                                                  .text(s.level)});
+                               },
+                               [&](const StartGame& g) {
+                                   out.push_back({"start_game", pg::Params()
+                                                                    .text(g.table)
+                                                                    .number(g.game)
+                                                                    .number(static_cast<std::int64_t>(g.seed))
+                                                                    .text(g.ruleset)
+                                                                    .text(g.players)
+                                                                    .number(g.at)});
+                                   out.push_back({"game_players", pg::Params().text(g.table).number(g.game).text(g.players)});
+                                   out.push_back({"start_journal", pg::Params().text(g.table).number(g.game)});
+                                   logs_.insert_or_assign(g.table, Log{g.game, GameLogEncoder()});
+                               },
+                               [&](const FinishGame& f) {
+                                   pg::Params params;
+                                   params.number(f.at).text(f.result);
+                                   auto it = logs_.find(f.table);
+                                   if (it != logs_.end() && it->second.game == f.game) {
+                                       params.bytes(it->second.encoder.bytes());
+                                       logs_.erase(it);
+                                   } else {
+                                       spdlog::error("database: table {} game {} ends, but its log is not in progress: "
+                                                     "it is kept without a record",
+                                                     f.table, f.game);
+                                       params.null();
+                                   }
+                                   params.text(f.table).number(f.game);
+                                   out.push_back({"finish_game", std::move(params)});
+                               },
+                               [](const auto&) {},
+                           },
+                           w);
+            }
+        flush_rows();
+        return out;
+    }
+
+    // BEGIN, the statements and COMMIT in one pipeline: one round trip.
+    void run(const std::vector<Statement>& statements) {
+        conn_.enter_pipeline();
+        try {
+            conn_.send("BEGIN", {});
+            for (const Statement& s : statements) conn_.send_prepared(s.name, s.params);
+            conn_.send("COMMIT", {});
+            conn_.sync();
+            for (std::size_t i = 0; i < statements.size() + 2; ++i) conn_.next_result();
+            conn_.next_result();  // the sync
+            conn_.exit_pipeline();
+        } catch (const pg::Error&) {
+            if (conn_.ok()) {
+                conn_.skip_to_sync();
+                conn_.exit_pipeline();
+                try {
+                    conn_.exec("ROLLBACK");
+                } catch (const pg::Error&) {
+                }
+            }
+            throw;
+        }
+    }
+
+    pg::Connection conn_;
+    bool prepared_ = false;
+    std::unordered_map<std::string, Log> logs_;
+};
+
+// The connection reads go through: archive pages and games, a returning
+// player, the open tables at start. One at a time, under the store's reader
+// mutex; a connection that broke is opened again for the next read.
+class PgStore::Reader {
+public:
+    explicit Reader(const std::string& url) : conn_(url) {}
+
+    template <class F>
+    auto with(F&& f) {
+        std::lock_guard lock(mutex_);
+        for (int attempt = 1;; ++attempt) {
+            try {
+                if (!conn_.ok()) conn_.reset();
+                return f(conn_);
+            } catch (const pg::Error&) {
+                if (attempt >= 2 || conn_.ok()) throw;
+            }
+        }
+    }
+
+private:
+    std::mutex mutex_;
+    pg::Connection conn_;
+};
+
+PgStore::PgStore(std::string url, PgOptions options) : url_(std::move(url)), options_(options) {}
+
+Outcome<std::unique_ptr<PgStore>, std::string> PgStore::open(const std::string& url, PgOptions options) {
+    const std::string shown = pg::redact(url);
+    if (const std::string bad = pg::check_url(url); !bad.empty())
+        return "--database " + shown + " is not a PostgreSQL URL libpq can read: " + bad;
+    std::unique_ptr<PgStore> store(new PgStore(url, options));
+    try {
+        store->writer_ = std::make_unique<Writer>(url);
+        pg::Connection& db = store->writer_->conn();
+        const std::string where = "PostgreSQL database " + shown;
+        int version = 0;
+        if (db.exec("SELECT to_regclass('sparts_schema') IS NULL").boolean(0, 0)) {
+            const pg::Result others = db.exec(
+                "SELECT string_agg(tablename, ', ' ORDER BY tablename) FROM (SELECT tablename FROM pg_tables "
+                "WHERE schemaname = current_schema() ORDER BY tablename LIMIT 5) t");
+            if (!others.null(0, 0))
+                return where + " holds tables that are not sparts's (" + others.text(0, 0) +
+                       "): give sparts-server a database of its own";
+        } else {
+            version = static_cast<int>(db.exec("SELECT version FROM sparts_schema").number(0, 0));
+        }
+        if (version > latest_pg_schema_version())
+            return where + " has schema version " + std::to_string(version) + ", newer than this server's " +
+                   std::to_string(latest_pg_schema_version()) + ": run a newer sparts-server, or point --database elsewhere";
+        while (version < latest_pg_schema_version()) {
+            // Under the migration lock, the version read again: another node may have migrated meanwhile.
+            db.exec("BEGIN");
+            try {
+                db.exec("SELECT pg_advisory_xact_lock($1)", pg::Params().number(kMigrationLock));
+                const bool fresh = db.exec("SELECT to_regclass('sparts_schema') IS NULL").boolean(0, 0);
+                const int now = fresh ? 0 : static_cast<int>(db.exec("SELECT version FROM sparts_schema").number(0, 0));
+                if (now == version) {
+                    db.exec_script(pg_migrations()[static_cast<std::size_t>(version)]);
+                    db.exec("UPDATE sparts_schema SET version = $1", pg::Params().number(version + 1));
+                }
+                db.exec("COMMIT");
+                if (now == version) spdlog::info("database {}: schema migrated to version {}", shown, version + 1);
+                version = now == version ? version + 1 : now;
+            } catch (...) {
+                db.exec("ROLLBACK");
+                throw;
+            }
+        }
+        if (!store->writer_->lock())
+            return where + " is in use by another sparts-server: one server per database";
+        store->writer_->prepare();
+        store->reader_ = std::make_unique<Reader>(url);
+    } catch (const pg::Error& e) {
+        return std::string(e.what());
+    }
+    store->thread_ = std::thread([s = store.get()] { s->run_writer(); });
+    return store;
+}
+
+PgStore::~PgStore() {
+    {
+        std::lock_guard lock(mutex_);
+        stopping_ = true;
+        abandon_ = true;  // a commit that fails from here on is not retried
+    }
+    wake_.notify_all();
+    if (thread_.joinable()) thread_.join();
+}
+
+void PgStore::submit(Batch batch, std::function<void()> done) {
+    bool wake = false;
+    {
+        std::lock_guard lock(mutex_);
+        queue_.push_back(Pending{std::move(batch), std::move(done)});
+        ++submitted_;
+        wake = writer_wait_ == WriterWait::any ||
+               (writer_wait_ == WriterWait::enough && queue_.size() >= static_cast<std::size_t>(options_.commit_batches));
+    }
+    if (wake) wake_.notify_one();
+}
+
+bool PgStore::flush(std::optional<std::chrono::milliseconds> limit) {
+    std::unique_lock lock(mutex_);
+    const std::uint64_t target = submitted_;
+    const auto done = [&] { return done_ >= target || (stopping_ && queue_.empty()); };
+    if (!limit) {
+        committed_.wait(lock, done);
+        return true;
+    }
+    return committed_.wait_for(lock, *limit, done);
+}
+
+void PgStore::run_writer() {
+    const std::string shown = pg::redact(url_);
+    std::deque<Pending> group;
+    for (;;) {
+        {
+            std::unique_lock lock(mutex_);
+            writer_wait_ = WriterWait::any;
+            wake_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
+            writer_wait_ = WriterWait::none;
+            if (queue_.empty()) return;  // stopping, and everything is written
+            // As SQLite's writer: within `commit_interval` of the last commit, wait for more steps.
+            const auto due = last_commit_ + options_.commit_interval;
+            if (Clock::now() < due && queue_.size() < static_cast<std::size_t>(options_.commit_batches)) {
+                writer_wait_ = WriterWait::enough;
+                wake_.wait_until(lock, due, [&] {
+                    return stopping_ || queue_.size() >= static_cast<std::size_t>(options_.commit_batches);
+                });
+                writer_wait_ = WriterWait::none;
+            }
+            group.swap(queue_);
+            last_commit_ = Clock::now();
+        }
+        // A failed commit (PostgreSQL restarting, a full disk, a broken connection) is retried
+        // until it succeeds; only a server going away gives up, and says what it leaves.
+        bool given_up = false;
+        for (int attempt = 1;; ++attempt) {
+            try {
+                writer_->commit(group);
+                break;
+            } catch (const pg::Error& e) {
+                {
+                    std::lock_guard lock(mutex_);
+                    ++stats_.failed_commits;
+                    if (abandon_) {
+                        spdlog::error("database {}: stopping with {} table steps not committed ({}): no client was "
+                                      "shown them; they are lost",
+                                      shown, group.size() + queue_.size(), e.what());
+                        queue_.clear();
+                        given_up = true;
+                    }
+                }
+                if (given_up) break;
+                spdlog::error("database {}: commit of {} batches failed (attempt {}), retrying in {} ms: {}", shown,
+                              group.size(), attempt, options_.retry_ms, e.what());
+                std::this_thread::sleep_for(std::chrono::milliseconds(options_.retry_ms));
+            }
+        }
+        if (given_up) {
+            group.clear();
+            committed_.notify_all();
+            return;
+        }
+        std::uint64_t writes = 0;
+        for (const Pending& p : group) writes += p.batch.size();
+        for (Pending& p : group)
+            if (p.done) p.done();
+        {
+            std::lock_guard lock(mutex_);
+            done_ += group.size();
+            stats_.batches += group.size();
+            stats_.writes += writes;
+            ++stats_.commits;
+        }
+        group.clear();
+        committed_.notify_all();
+    }
+}
+
+Store::Stats PgStore::stats() const {
+    std::lock_guard lock(mutex_);
+    return stats_;
+}
+
+// --- reads ----------------------------------------------------------------------
+
+std::vector<StoredPlayer> PgStore::players() {
+    return reader_->with([](pg::Connection& db) {
+        const pg::Result r = db.exec(
+            "SELECT id, token_hash, name FROM players WHERE id IN ("
+            "SELECT s.player FROM seats s JOIN tables t ON t.id = s.table_id WHERE t.closed_ms IS NULL AND s.player <> '' "
+            "UNION SELECT creator FROM tables WHERE closed_ms IS NULL)");
+        std::vector<StoredPlayer> out;
+        for (int i = 0; i < r.rows(); ++i) out.push_back({r.text(i, 0), r.text(i, 1), r.text(i, 2)});
+        return out;
+    });
+}
+
+std::optional<StoredPlayer> PgStore::find_player(const std::string& token_hash) {
+    return reader_->with([&](pg::Connection& db) -> std::optional<StoredPlayer> {
+        const pg::Result r =
+            db.exec("SELECT id, token_hash, name FROM players WHERE token_hash = $1", pg::Params().text(token_hash));
+        if (r.rows() == 0) return std::nullopt;
+        return StoredPlayer{r.text(0, 0), r.text(0, 1), r.text(0, 2)};
+    });
+}
+
+std::uint64_t PgStore::last_table_number() {
+    return reader_->with([](pg::Connection& db) {
+        return static_cast<std::uint64_t>(db.exec("SELECT COALESCE(max(number), 0) FROM tables").number(0, 0));
+    });
+}
+
+std::vector<OpenTableState> PgStore::open_tables() {
+    const std::string shown = pg::redact(url_);
+    return reader_->with([&](pg::Connection& db) {
+        std::vector<OpenTableState> out;
+        std::unordered_map<std::string, std::size_t> index;
+        const pg::Result tables = db.exec(
+            "SELECT id, number, ruleset, preset, seats, private, invite, turn_seconds, creator, created_ms "
+            "FROM tables WHERE closed_ms IS NULL ORDER BY number");
+        for (int i = 0; i < tables.rows(); ++i) {
+            OpenTableState t;
+            t.table.id = tables.text(i, 0);
+            t.table.number = tables.number(i, 1);
+            t.table.ruleset = tables.text(i, 2);
+            t.table.preset = tables.text(i, 3);
+            t.table.seats = static_cast<int>(tables.number(i, 4));
+            t.table.is_private = tables.boolean(i, 5);
+            t.table.invite = tables.text(i, 6);
+            t.table.turn_seconds = static_cast<int>(tables.number(i, 7));
+            t.table.creator = tables.text(i, 8);
+            t.table.at = tables.number(i, 9);
+            t.seats.resize(static_cast<std::size_t>(std::max(0, t.table.seats)));
+            index[t.table.id] = out.size();
+            out.push_back(std::move(t));
+        }
+        const pg::Result seats = db.exec(
+            "SELECT s.table_id, s.seat, s.player, s.name, s.bot, s.level FROM seats s "
+            "JOIN tables t ON t.id = s.table_id WHERE t.closed_ms IS NULL");
+        for (int i = 0; i < seats.rows(); ++i) {
+            OpenTableState& t = out[index.at(seats.text(i, 0))];
+            const auto s = seats.number(i, 1);
+            if (s < 0 || s >= t.table.seats) continue;
+            t.seats[static_cast<std::size_t>(s)] =
+                StoredSeat{seats.text(i, 2), seats.text(i, 3), seats.boolean(i, 4), seats.text(i, 5)};
+        }
+        const pg::Result games = db.exec(
+            "SELECT DISTINCT ON (g.table_id) g.table_id, g.game, g.seed, g.finished_ms IS NOT NULL, g.started_ms, "
+            "g.record FROM games g JOIN tables t ON t.id = g.table_id WHERE t.closed_ms IS NULL "
+            "ORDER BY g.table_id, g.game DESC");
+        for (int i = 0; i < games.rows(); ++i) {
+            OpenTableState& t = out[index.at(games.text(i, 0))];
+            t.game = static_cast<int>(games.number(i, 1));
+            t.seed = static_cast<std::uint64_t>(games.number(i, 2));
+            t.game_finished = games.boolean(i, 3);
+            t.game_started = games.number(i, 4);
+            if (!t.game_finished) continue;
+            if (games.null(i, 5)) {
+                spdlog::error("database {}: table {} game {} is over but has no record: it comes back dealt again", shown,
+                              t.table.id, t.game);
+            } else if (auto log = decode_game_log(games.bytes(i, 5)); !log) {
+                spdlog::error("database {}: table {} game {}: its record is unreadable ({}): it comes back dealt again",
+                              shown, t.table.id, t.game, log.error());
+            } else {
+                t.actions = actions_of(*log);
+            }
+        }
+        const pg::Result rows = db.exec(std::string("SELECT j.id, ") + kJournalColumns +
+                                        " FROM journal j JOIN tables t ON t.id = j.table_id "
+                                        "WHERE t.closed_ms IS NULL ORDER BY j.table_id, j.seq");
+        for (int i = 0; i < rows.rows(); ++i) {
+            OpenTableState& t = out[index.at(rows.text(i, 1))];
+            const int game = static_cast<int>(rows.number(i, 2));
+            const GameLogEntry e = journal_entry(rows, i, 1);
+            const std::uint64_t last = e.seq + e.events - 1;
+            if (last >= t.last_seq) {
+                t.last_seq = last;
+                t.last_event_at = e.at;
+            }
+            if (!t.game_finished && game == t.game && e.cause) t.actions.push_back({e.cause->seat, action_text(*e.cause), e.seq});
+        }
+        return out;
+    });
+}
+
+namespace {
+
+ArchivedGameSummary summary_from(const pg::Result& r, int i) {
+    ArchivedGameSummary s;
+    s.table = r.text(i, 0);
+    s.game = static_cast<int>(r.number(i, 1));
+    s.preset = r.text(i, 2);
+    s.ruleset = r.text(i, 3);
+    s.players = r.text(i, 4);
+    s.result = r.text(i, 5);
+    s.started = r.number(i, 6);
+    s.finished = r.number(i, 7);
+    return s;
+}
+
+}  // namespace
+
+ArchivePage PgStore::list_games(const ArchiveQuery& query) {
+    std::string sql =
+        "SELECT g.table_id, g.game, g.preset, g.ruleset, g.players, g.result, g.started_ms, g.finished_ms FROM games g "
+        "WHERE g.finished_ms IS NOT NULL";
+    pg::Params params;
+    int n = 0;
+    const auto next = [&] { return "$" + std::to_string(++n); };
+    if (!query.player.empty()) {
+        sql += " AND EXISTS (SELECT 1 FROM game_players p WHERE p.player = " + next() +
+               " AND p.table_id = g.table_id AND p.game = g.game)";
+        params.text(query.player);
+    }
+    if (!query.preset.empty()) {
+        sql += " AND g.preset = " + next();
+        params.text(query.preset);
+    }
+    if (query.from > 0) {
+        sql += " AND g.finished_ms >= " + next();
+        params.number(query.from);
+    }
+    if (query.to > 0) {
+        sql += " AND g.finished_ms < " + next();
+        params.number(query.to);
+    }
+    if (const auto cursor = ArchiveCursor::parse(query.cursor)) {
+        const std::string f = next(), t = next(), g = next();
+        sql += " AND (g.finished_ms, g.table_id, g.game) < (" + f + "::bigint, " + t + "::text COLLATE \"C\", " + g +
+               "::integer)";
+        params.number(cursor->finished).text(cursor->table).number(cursor->game);
+    }
+    const int limit = std::clamp(query.limit, 1, 500);
+    sql += " ORDER BY g.finished_ms DESC, g.table_id DESC, g.game DESC LIMIT " + next();
+    params.number(limit + 1);
+    return reader_->with([&](pg::Connection& db) {
+        const pg::Result r = db.exec(sql, params);
+        ArchivePage page;
+        for (int i = 0; i < r.rows(); ++i) page.games.push_back(summary_from(r, i));
+        if (static_cast<int>(page.games.size()) > limit) {
+            page.games.pop_back();
+            const auto& last = page.games.back();
+            page.next_cursor = ArchiveCursor{last.finished, last.table, last.game}.text();
+        }
+        return page;
+    });
+}
+
+std::optional<ArchivedGame> PgStore::load_game(const std::string& table, int game) {
+    const std::string shown = pg::redact(url_);
+    ArchivedGame g;
+    std::string record;
+    const bool found = reader_->with([&](pg::Connection& db) {
+        const pg::Result r = db.exec(
+            "SELECT table_id, game, preset, ruleset, players, result, started_ms, finished_ms, seed, record "
+            "FROM games WHERE table_id = $1 AND game = $2 AND finished_ms IS NOT NULL",
+            pg::Params().text(table).number(game));
+        if (r.rows() == 0) return false;
+        g.summary = summary_from(r, 0);
+        g.seed = static_cast<std::uint64_t>(r.number(0, 8));
+        if (r.null(0, 9)) {
+            spdlog::error("database {}: table {} game {} is over but has no record", shown, table, game);
+            return false;
+        }
+        record = r.bytes(0, 9);
+        return true;
+    });
+    if (!found) return std::nullopt;
+    auto log = decode_game_log(record);
+    if (!log) {
+        spdlog::error("database {}: table {} game {}: its record is unreadable: {}", shown, table, game, log.error());
+        return std::nullopt;
+    }
+    auto rendered = render(*log, g.summary.ruleset, g.seed, game);
+    if (!rendered) {
+        spdlog::error("database {}: table {} game {}: its record does not play back: {}", shown, table, game,
+                      rendered.error());
+        return std::nullopt;
+    }
+    g.actions = std::move(rendered->actions);
+    g.events = std::move(rendered->events);
+    return g;
+}
+
+}  // namespace sparts::storage
