@@ -230,6 +230,9 @@ void set_up(CLI::App& app, Config& c, std::string& file) {
     // The last of a flag given twice counts, as the environment's and the file's last do.
     app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
     app.add_option("--config", file, "settings file: 'flag = value' lines, '#' comments")->type_name("FILE");
+    app.add_option("--migrate-from", c.migrate_from,
+                   "copy this SQLite file's games into the empty PostgreSQL --database, check every game, and exit")
+        ->type_name("FILE");
     for (const Setting& s : settings())
         s.add(app, std::string("--") + s.flag, s.help, c)->default_str(s.show(c));
 }

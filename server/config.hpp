@@ -52,6 +52,10 @@ struct Config {
     std::string absent_bot_level = "basic";  // the bot of a timed-out, absent or left seat
     std::size_t history_events = 512; // events kept per table for reconnects; older: a snapshot
     int shutdown_seconds = 10;        // at SIGTERM, how long clients get to close before the server exits
+
+    // A command rather than a setting (a flag only, never from the environment or a file):
+    // copy this SQLite file's history into the PostgreSQL --database, check it, and exit.
+    std::string migrate_from;
 };
 
 // The settings from `args` (argv without the program name) over `env`

@@ -6,6 +6,7 @@
 #include <spdlog/spdlog.h>
 #include "server/config.hpp"
 #include "server/log_setup.hpp"
+#include "server/migrate.hpp"
 #include "server/server.hpp"
 
 extern char** environ;
@@ -22,6 +23,7 @@ int main(int argc, char** argv) {
         return help ? 0 : 2;
     }
     sparts::server::setup_logging(config->log_level, config->log_json);
+    if (!config->migrate_from.empty()) return sparts::server::migrate_from_sqlite(*config);
     spdlog::info("settings: {}", sparts::server::describe(*config));
     try {
         sparts::server::Server server(*config);

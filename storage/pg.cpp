@@ -2,6 +2,8 @@
 
 #include <libpq-fe.h>
 
+#include <algorithm>
+
 namespace sparts::storage::pg {
 
 namespace {
@@ -121,7 +123,8 @@ void ArrayText::null() {
 Connection::Connection(const std::string& url) : url_(url), c_(PQconnectdb(url.c_str())) {
     if (!c_) throw Error("out of memory connecting to PostgreSQL", "08001");
     if (PQstatus(c_.get()) != CONNECTION_OK)
-        throw Error("cannot connect to PostgreSQL at " + redact(url) + ": " + trimmed(PQerrorMessage(c_.get())), "08001");
+        throw Error("cannot connect to PostgreSQL at " + redact(url) + ": " + scrub(trimmed(PQerrorMessage(c_.get())), url),
+                    "08001");
     // Our messages are read by the log, not a terminal: notices (a table that already exists) stay quiet.
     PQsetNoticeProcessor(c_.get(), [](void*, const char*) {}, nullptr);
 }
@@ -131,7 +134,9 @@ bool Connection::ok() const { return PQstatus(c_.get()) == CONNECTION_OK; }
 void Connection::reset() {
     if (PQpipelineStatus(c_.get()) != PQ_PIPELINE_OFF) PQexitPipelineMode(c_.get());
     PQreset(c_.get());
-    if (!ok()) throw Error("cannot connect to PostgreSQL at " + redact(url_) + ": " + trimmed(PQerrorMessage(c_.get())), "08001");
+    if (!ok())
+        throw Error("cannot connect to PostgreSQL at " + redact(url_) + ": " + scrub(trimmed(PQerrorMessage(c_.get())), url_),
+                    "08001");
 }
 
 Result Connection::exec(const std::string& sql, const Params& params) {
@@ -196,38 +201,61 @@ void Connection::skip_to_sync() {
     }
 }
 
+namespace {
+
+// The password's places in a URL: in its user info (user:password@) and as password=… parameters.
+std::vector<std::pair<std::size_t, std::size_t>> password_spans(const std::string& url) {
+    std::vector<std::pair<std::size_t, std::size_t>> spans;
+    if (const auto scheme = url.find("://"); scheme != std::string::npos) {
+        const auto start = scheme + 3;
+        const auto at = url.find('@', start);
+        const auto slash = url.find('/', start);
+        if (at != std::string::npos && (slash == std::string::npos || at < slash)) {
+            const auto colon = url.find(':', start);
+            if (colon != std::string::npos && colon < at) spans.emplace_back(colon + 1, at);
+        }
+    }
+    for (auto p = url.find("password="); p != std::string::npos; p = url.find("password=", p + 1)) {
+        const auto from = p + 9;
+        auto end = url.find_first_of("& ", from);
+        if (end == std::string::npos) end = url.size();
+        spans.emplace_back(from, end);
+    }
+    return spans;
+}
+
+}  // namespace
+
+std::string redact(const std::string& url) {
+    std::string out = url;
+    auto spans = password_spans(url);
+    std::sort(spans.begin(), spans.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+    for (const auto& [from, to] : spans)
+        if (to > from) out.replace(from, to - from, "***");
+    return out;
+}
+
+std::string scrub(std::string message, const std::string& url) {
+    // libpq's messages may quote the URL whole: its password goes first, wherever it shows.
+    for (const auto& [from, to] : password_spans(url)) {
+        const std::string password = url.substr(from, to - from);
+        if (password.size() < 3) continue;  // too short to find without mangling the rest
+        for (auto p = message.find(password); p != std::string::npos; p = message.find(password, p + 3))
+            message.replace(p, password.size(), "***");
+    }
+    return message;
+}
+
 std::string check_url(const std::string& url) {
     char* error = nullptr;
     PQconninfoOption* options = PQconninfoParse(url.c_str(), &error);
     if (!options) {
         std::string message = error ? trimmed(error) : "out of memory";
         if (error) PQfreemem(error);
-        return message;
+        return scrub(message, url);
     }
     PQconninfoFree(options);
     return {};
-}
-
-std::string redact(const std::string& url) {
-    std::string out = url;
-    const auto scheme = out.find("://");
-    if (scheme != std::string::npos) {
-        const auto start = scheme + 3;
-        const auto at = out.find('@', start);
-        const auto slash = out.find('/', start);
-        if (at != std::string::npos && (slash == std::string::npos || at < slash)) {
-            const auto colon = out.find(':', start);
-            if (colon != std::string::npos && colon < at) out.replace(colon + 1, at - colon - 1, "***");
-        }
-    }
-    // password=... as a URL parameter or a key=value pair
-    for (auto p = out.find("password="); p != std::string::npos; p = out.find("password=", p + 1)) {
-        const auto from = p + 9;
-        auto end = out.find_first_of("& ", from);
-        if (end == std::string::npos) end = out.size();
-        out.replace(from, end - from, "***");
-    }
-    return out;
 }
 
 bool is_url(std::string_view database) {

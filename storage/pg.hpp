@@ -126,6 +126,8 @@ private:
 std::string check_url(const std::string& url);
 // The URL with its password replaced by "***", for logs and messages.
 std::string redact(const std::string& url);
+// A message (libpq's) with the URL's password, wherever it shows, replaced by "***".
+std::string scrub(std::string message, const std::string& url);
 // Whether `database` names a PostgreSQL database rather than a SQLite file.
 bool is_url(std::string_view database);
 

@@ -17,6 +17,7 @@
 #include <set>
 #include "protocol/game_record.hpp"
 #include "protocol/replay.hpp"
+#include "support/postgres.hpp"
 #include "test_client.hpp"
 #include "test_server.hpp"
 
@@ -57,8 +58,8 @@ void collect(const TableGame& g, std::map<std::uint64_t, json>& told) {
 
 }  // namespace
 
-TEST_CASE("e2e: SIGKILL mid-hand loses nothing acknowledged and the game resumes and ends as the engine replays it") {
-    const std::string db = fresh_database_path("crash");
+// `db`: the --database of the three servers in turn.
+static void crash_and_resume(const std::string& db) {
     std::map<std::uint64_t, json> told;  // every event any client was shown, across the three servers
     std::string table;
     std::vector<std::string> tokens;
@@ -169,4 +170,14 @@ TEST_CASE("e2e: SIGKILL mid-hand loses nothing acknowledged and the game resumes
             CHECK(static_cast<int>(over.hands_played) == final_over.at("hands_played").get<int>());
         }
     }
+}
+
+TEST_CASE("e2e: SIGKILL mid-hand loses nothing acknowledged and the game resumes and ends as the engine replays it") {
+    crash_and_resume(fresh_database_path("crash"));
+}
+
+TEST_CASE("e2e on PostgreSQL: SIGKILL mid-hand loses nothing acknowledged and the game resumes and ends as the engine "
+          "replays it") {
+    const sparts::test::TempPgDatabase db("crash");
+    crash_and_resume(db.url());
 }

@@ -14,6 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "http_client.hpp"
+#include "support/postgres.hpp"
 #include "test_server.hpp"
 
 using namespace sparts::e2e;
@@ -42,24 +43,9 @@ std::pair<int, std::string> run(const std::string& command) {
     return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
 }
 
-}  // namespace migration_test
-
-using namespace migration_test;
-
-TEST_CASE("e2e: a database of schema version 4, left by a killed server, is migrated: the archive serves every game "
-          "as before, each record verifies, and the open tables come back") {
-    const auto dir = std::filesystem::path(SPARTS_BINARY_DIR) / "test-db" / ("migration-" + std::to_string(::getpid()));
-    std::filesystem::remove_all(dir);
-    std::filesystem::create_directories(dir);
-    const auto db = dir / "sparts.db";
-    std::filesystem::copy_file(kFixture / "sparts.db", db);
-
-    TestServer server({"--database", db.string(), "--table-grace", "600", "--log-level", "info"});
-    const auto port = server.port();
-    // The engine renders every stored event of every game the same today: no game is kept event by event.
-    CHECK_MESSAGE(server.output().find("folded into 8 game records (0 kept event by event)") != std::string::npos,
-                  server.output());
-
+// The archive at `port` serves every game of the fixture as the version-4 server did, and each
+// record passes `sparts verify`.
+void serves_as_before(std::uint16_t port, const std::filesystem::path& dir) {
     const json golden_list = read_json(kFixture / "golden" / "list.json");
     const HttpReply list = http_get(port, "/api/games?limit=500");
     REQUIRE(list.status == 200);
@@ -92,9 +78,72 @@ TEST_CASE("e2e: a database of schema version 4, left by a killed server, is migr
         CHECK_MESSAGE(status == 0, words);
     }
 
+}
+
+}  // namespace migration_test
+
+using namespace migration_test;
+
+TEST_CASE("e2e: a database of schema version 4, left by a killed server, is migrated: the archive serves every game "
+          "as before, each record verifies, and the open tables come back") {
+    const auto dir = std::filesystem::path(SPARTS_BINARY_DIR) / "test-db" / ("migration-" + std::to_string(::getpid()));
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    const auto db = dir / "sparts.db";
+    std::filesystem::copy_file(kFixture / "sparts.db", db);
+
+    TestServer server({"--database", db.string(), "--table-grace", "600", "--log-level", "info"});
+    const auto port = server.port();
+    // The engine renders every stored event of every game the same today: no game is kept event by event.
+    CHECK_MESSAGE(server.output().find("folded into 8 game records (0 kept event by event)") != std::string::npos,
+                  server.output());
+
+    serves_as_before(port, dir);
+
     // Nine tables were open, three of them in the middle of a game: all come back.
     CHECK(metric(port, "sparts_tables_open") == 9);
     CHECK(metric(port, "sparts_tables{state=\"playing\"}") == 3);
+    CHECK_MESSAGE(server.output().find("[error]") == std::string::npos, server.output());
+    std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("e2e: --migrate-from copies a SQLite history into PostgreSQL, checks every game, and a server on PostgreSQL "
+          "serves the archive as before and brings back the open tables") {
+    const auto dir = std::filesystem::path(SPARTS_BINARY_DIR) / "test-db" / ("to-postgres-" + std::to_string(::getpid()));
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    const auto db = dir / "sparts.db";
+    std::filesystem::copy_file(kFixture / "sparts.db", db);
+    const sparts::test::TempPgDatabase pg("migratefrom");
+
+    // Into a SQLite file: refused, nothing done.
+    const ServerRun wrong = run_server({"--migrate-from", db.string(), "--database", (dir / "other.db").string()});
+    REQUIRE(wrong.status);
+    CHECK(*wrong.status == 2);
+    CHECK(wrong.err.find("give --database postgresql://") != std::string::npos);
+
+    // The version-4 file is brought to version 5 on the way (its events folded into records), then copied and checked.
+    const ServerRun copied = run_server({"--migrate-from", db.string(), "--database", pg.url()});
+    CAPTURE(copied.out);
+    CAPTURE(copied.err);
+    REQUIRE(copied.status);
+    CHECK(*copied.status == 0);
+    CHECK(copied.out.find("copied " + db.string() + " into ") != std::string::npos);
+    CHECK(copied.out.find("(9 open)") != std::string::npos);
+    CHECK(copied.out.find("checked: 8 finished games read back the same and verify (sparts verify), 9 open tables come "
+                          "back the same") != std::string::npos);
+
+    // A second copy into the same database would mix two histories: refused, the first left whole.
+    const ServerRun again = run_server({"--migrate-from", db.string(), "--database", pg.url()});
+    REQUIRE(again.status);
+    CHECK(*again.status == 1);
+    CHECK(again.err.find("already holds players or tables") != std::string::npos);
+    CHECK(pg.query("SELECT count(*) FROM games WHERE finished_ms IS NOT NULL") == "8");
+
+    TestServer server({"--database", pg.url(), "--table-grace", "600", "--log-level", "info"});
+    serves_as_before(server.port(), dir);
+    CHECK(metric(server.port(), "sparts_tables_open") == 9);
+    CHECK(metric(server.port(), "sparts_tables{state=\"playing\"}") == 3);
     CHECK_MESSAGE(server.output().find("[error]") == std::string::npos, server.output());
     std::filesystem::remove_all(dir);
 }

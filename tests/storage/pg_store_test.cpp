@@ -1,0 +1,191 @@
+// What only the PostgreSQL store does: its refusals at start, its journal kept
+// per table, and commits that survive PostgreSQL refusing them or dropping
+// the connection. Against a real PostgreSQL (tests/support/postgres.hpp).
+#include <doctest/doctest.h>
+
+#include <atomic>
+#include <thread>
+#include "storage/backends.hpp"
+#include "storage/pg_schema.hpp"
+#include "storage/played_game.hpp"
+
+using namespace sparts::storage;
+using sparts::test::PlayedGame;
+using sparts::test::PostgresBackend;
+using sparts::test::TempPgDatabase;
+using sparts::test::check_same_actions;
+using sparts::test::check_same_events;
+using sparts::test::play_game;
+
+namespace pg_store_test {
+
+Batch opened(const std::string& id, int number) {
+    return {OpenTable{id, number, R"({"preset":"spades","options":{}})", "spades", 4, false, "", 0, "p1", 1000},
+            PutSeat{id, 0, "p1", "Ann", false, ""}};
+}
+
+void commit_all(Store& store, Batch batch) {
+    store.submit(std::move(batch), nullptr);
+    REQUIRE(store.flush(std::chrono::seconds(60)));
+}
+
+std::string refusal(const std::string& url) {
+    auto s = PgStore::open(url);
+    REQUIRE_FALSE(s);
+    return s.error();
+}
+
+}  // namespace pg_store_test
+
+using namespace pg_store_test;
+
+TEST_CASE("postgresql: a URL libpq cannot read, a server that does not answer, a database not ours, a newer schema and "
+          "a database in use are refused with a clear message") {
+    const auto& server = sparts::test::Postgres::shared();
+    // Not a URL libpq reads.
+    std::string e = refusal("postgresql://sparts@/x?host=/tmp&nonsense=1");
+    CHECK(e.find("not a PostgreSQL URL") != std::string::npos);
+    CHECK(e.find("nonsense") != std::string::npos);
+    // Nobody listens there; the password in the URL never shows.
+    e = refusal("postgresql://sparts:hunter2@/x?host=/nonexistent-dir&connect_timeout=2");
+    CHECK(e.find("cannot connect to PostgreSQL") != std::string::npos);
+    CHECK(e.find("hunter2") == std::string::npos);
+    CHECK(e.find("sparts:***@") != std::string::npos);
+    // A database that does not exist.
+    e = refusal(server.url("no_such_database"));
+    CHECK(e.find("cannot connect") != std::string::npos);
+    CHECK(e.find("no_such_database") != std::string::npos);
+    {
+        // Someone else's tables: left as they are.
+        TempPgDatabase other("notours");
+        other.exec("CREATE TABLE invoices (id integer)");
+        e = refusal(other.url());
+        CHECK(e.find("not sparts's") != std::string::npos);
+        CHECK(e.find("invoices") != std::string::npos);
+        CHECK(other.query("SELECT to_regclass('sparts_schema') IS NULL") == "t");
+    }
+    {
+        // A newer server's database: refused, not touched.
+        PostgresBackend db("newer");
+        { db.open(); }
+        db.database().exec("UPDATE sparts_schema SET version = 99");
+        e = refusal(db.location());
+        CHECK(e.find("schema version 99") != std::string::npos);
+        CHECK(e.find("newer than this server's " + std::to_string(latest_pg_schema_version())) != std::string::npos);
+        CHECK(db.database().query("SELECT version FROM sparts_schema") == "99");
+    }
+    {
+        // Two servers on one database would interleave their writes: the second is refused.
+        PostgresBackend db("inuse");
+        auto first = db.open();
+        e = refusal(db.location());
+        CHECK(e.find("in use by another sparts-server") != std::string::npos);
+        first.reset();
+        CHECK(PgStore::open(db.location()));  // free again once the first is gone
+    }
+}
+
+TEST_CASE("postgresql: a finished game is one record row, the journal keeps each table's game in progress and its "
+          "latest row, and a restart brings every game back") {
+    PostgresBackend db("journal");
+    constexpr int kTables = 12;
+    std::vector<PlayedGame> finished, playing;
+    {
+        auto store = db.open();
+        for (int t = 0; t < kTables; ++t) {
+            const std::string id = "t" + std::to_string(t);
+            commit_all(*store, opened(id, t + 1));
+            finished.push_back(play_game(id, 1, 100 + static_cast<std::uint64_t>(t), 0, 1000));
+            REQUIRE(finished.back().over);
+            playing.push_back(play_game(id, 2, 900 + static_cast<std::uint64_t>(t), finished.back().last_seq, 5000, 30 + t));
+        }
+        // The tables' steps interleaved, one batch a step, as a busy server commits them.
+        std::size_t longest = 0;
+        for (const auto& g : finished) longest = std::max(longest, g.writes.size());
+        for (std::size_t i = 0; i < longest; ++i)
+            for (const auto& g : finished)
+                if (i < g.writes.size()) store->submit({g.writes[i]}, nullptr);
+        for (const auto& g : playing) store->submit(g.writes, nullptr);
+        REQUIRE(store->flush(std::chrono::seconds(60)));
+        for (int t = 0; t < kTables; ++t) {
+            auto game = store->load_game("t" + std::to_string(t), 1);
+            REQUIRE(game);
+            check_same_events(game->events, finished[static_cast<std::size_t>(t)].events);
+            check_same_actions(game->actions, finished[static_cast<std::size_t>(t)].actions);
+            CHECK_FALSE(store->load_game("t" + std::to_string(t), 2));  // in progress: not served
+        }
+    }
+    CHECK(db.count("SELECT COUNT(*) FROM games WHERE record IS NOT NULL") == kTables);
+    // Game 1's rows went when game 2 began, but each table's latest then (it numbered the next event).
+    CHECK(db.count("SELECT COUNT(*) FROM journal WHERE game = 1") == kTables);
+    std::uint64_t live = 0;
+    for (const auto& g : playing) live += g.writes.size() - 1;  // the StartGame is no journal row
+    CHECK(db.count("SELECT COUNT(*) FROM journal") == static_cast<int>(live + kTables));
+    auto store = db.open();
+    const auto open = store->open_tables();
+    REQUIRE(open.size() == kTables);
+    for (const OpenTableState& t : open) {
+        CAPTURE(t.table.id);
+        const auto& g = playing[static_cast<std::size_t>(std::stoi(t.table.id.substr(1)))];
+        CHECK(t.game == 2);
+        CHECK_FALSE(t.game_finished);
+        check_same_actions(t.actions, g.actions);
+        CHECK(t.last_seq == g.last_seq);
+    }
+    // A closed table's rows all go.
+    commit_all(*store, {CloseTable{"t0", "over", 9999}});
+    CHECK(db.count("SELECT COUNT(*) FROM journal WHERE table_id = 't0'") == 0);
+}
+
+TEST_CASE("postgresql: a game that ends after a restart gets its whole record, from the journal") {
+    PostgresBackend db("finish-after-restart");
+    const PlayedGame g = play_game("t1", 1, 4242, 0, 5000);
+    REQUIRE(g.over);
+    const std::size_t half = g.writes.size() / 2;
+    {
+        auto store = db.open();
+        commit_all(*store, opened("t1", 1));
+        commit_all(*store, Batch(g.writes.begin(), g.writes.begin() + static_cast<std::ptrdiff_t>(half)));
+    }
+    // Another process (the next node, a restarted server) finishes it: its writer never saw the start.
+    auto store = db.open();
+    commit_all(*store, Batch(g.writes.begin() + static_cast<std::ptrdiff_t>(half), g.writes.end()));
+    auto archived = store->load_game("t1", 1);
+    REQUIRE(archived);
+    check_same_events(archived->events, g.events);
+    check_same_actions(archived->actions, g.actions);
+}
+
+TEST_CASE("postgresql: a commit PostgreSQL refuses is retried until it succeeds, nothing published before, and a "
+          "dropped connection is opened again") {
+    PostgresBackend db("retry");
+    PgOptions options;
+    options.retry_ms = 50;
+    auto store = db.open(options);
+    commit_all(*store, opened("t1", 1));
+    // Every journal insert fails while this constraint stands (a full disk, as PostgreSQL sees it).
+    db.database().exec("ALTER TABLE journal ADD CONSTRAINT refuse_all CHECK (seq < 0) NOT VALID");
+    std::atomic<bool> done{false};
+    store->submit({AppendEvent{"t1", 1, 0, "seat_taken", R"({"type":"seat_taken","seat":0})", 2000}}, [&] { done = true; });
+    for (int i = 0; i < 100 && store->stats().failed_commits < 3; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    CHECK(store->stats().failed_commits >= 3);
+    CHECK_FALSE(done);  // not committed: the table would not send it
+    CHECK_FALSE(store->flush(std::chrono::milliseconds(100)));
+    db.database().exec("ALTER TABLE journal DROP CONSTRAINT refuse_all");
+    REQUIRE(store->flush(std::chrono::seconds(30)));
+    CHECK(done);
+    CHECK(db.count("SELECT COUNT(*) FROM journal WHERE table_id = 't1'") == 1);
+
+    // The writer's connection is cut (PostgreSQL restarted, a proxy in between dropped it).
+    db.database().exec("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() "
+                       "AND pid <> pg_backend_pid()");
+    done = false;
+    store->submit({AppendEvent{"t1", 2, 0, "seat_taken", R"({"type":"seat_taken","seat":1})", 3000}}, [&] { done = true; });
+    REQUIRE(store->flush(std::chrono::seconds(30)));
+    CHECK(done);
+    CHECK(db.count("SELECT COUNT(*) FROM journal WHERE table_id = 't1'") == 2);
+    // And the reads carry on, on a connection of their own opened again.
+    const auto open = store->open_tables();
+    REQUIRE(open.size() == 1);
+    CHECK(open[0].last_seq == 2);
+}
