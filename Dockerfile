@@ -14,7 +14,7 @@ RUN apt-get update -qq \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
       g++ cmake ninja-build pkg-config \
       libboost1.81-dev nlohmann-json3-dev libspdlog-dev libsqlitecpp-dev doctest-dev \
-      libcli11-dev libssl-dev libjemalloc-dev \
+      libcli11-dev libssl-dev libjemalloc-dev libpq-dev \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY . .
@@ -26,10 +26,10 @@ RUN cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DSPARTS_BUILD_TESTS
 # --- run -------------------------------------------------------------------------
 FROM debian:bookworm-slim
 # The runtime libraries of the packages above: spdlog and fmt, SQLite, OpenSSL's
-# libcrypto (CLI11 is headers only).
+# libcrypto, PostgreSQL's libpq (CLI11 is headers only).
 RUN apt-get update -qq \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
-      libstdc++6 libspdlog1.10 libfmt9 libsqlite3-0 libssl3 libjemalloc2 \
+      libstdc++6 libspdlog1.10 libfmt9 libsqlite3-0 libssl3 libjemalloc2 libpq5 \
  && rm -rf /var/lib/apt/lists/* \
  && useradd --system --create-home --home-dir /var/lib/sparts --shell /usr/sbin/nologin sparts
 COPY --from=build /src/build/server/sparts-server /usr/local/bin/sparts-server

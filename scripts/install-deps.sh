@@ -8,15 +8,17 @@ set -euo pipefail
 packages=(
   g++ cmake ninja-build pkg-config
   libboost1.81-dev nlohmann-json3-dev libspdlog-dev libsqlitecpp-dev doctest-dev
-  libcli11-dev libssl-dev libjemalloc-dev
+  libcli11-dev libssl-dev libjemalloc-dev libpq-dev
 )
 # What only the tests need: the JSON Schema validator the protocol tests use, clang
-# and libFuzzer for the fuzz targets (scripts/fuzz.sh), and
+# and libFuzzer for the fuzz targets (scripts/fuzz.sh), PostgreSQL and HAProxy (the
+# storage tests and the cluster tests start their own, in the build folder), and
 # Debian's Chromium that the web client's browser tests drive (playwright-core
 # speaks to it directly: no chromium-driver).
 test_packages=(
   python3-jsonschema
   clang-15 libfuzzer-15-dev
+  postgresql-15 haproxy
   chromium
 )
 # Node.js and npm for the web client's tests (web/): Debian's, unless a node and an

@@ -87,6 +87,24 @@ CREATE TABLE leases (                 -- which node holds each table, and since 
   wanted_by   text NOT NULL DEFAULT ''  -- a node that a client of this table reached
 );
 CREATE INDEX leases_node ON leases (node);
+-- Every commit of a node's table steps runs this first, in its transaction: it locks the
+-- tables' leases until the commit (a node taking one over waits for it, then reads all it
+-- wrote) and refuses the whole commit if this node no longer holds one at its epoch.
+CREATE FUNCTION sparts_fence(p_node text, p_tables text[], p_epochs bigint[]) RETURNS void
+LANGUAGE plpgsql AS $$
+DECLARE
+  lost text;
+BEGIN
+  PERFORM 1 FROM leases WHERE table_id = ANY (p_tables) ORDER BY table_id FOR SHARE;
+  SELECT t.id INTO lost FROM unnest(p_tables, p_epochs) AS t(id, epoch)
+    LEFT JOIN leases l ON l.table_id = t.id
+   WHERE l.table_id IS NULL OR l.node <> p_node OR l.epoch <> t.epoch
+   LIMIT 1;
+  IF lost IS NOT NULL THEN
+    RAISE EXCEPTION 'the lease on table % is not node %''s at its epoch', lost, p_node USING ERRCODE = 'SP001';
+  END IF;
+END
+$$;
 )sql",
     };
     return all;

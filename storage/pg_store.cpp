@@ -136,6 +136,10 @@ const std::vector<std::pair<const char*, const char*>>& prepared_statements() {
          "AND seq < (SELECT max(seq) FROM journal WHERE table_id = $1::text)"},
         {"finish_game", "UPDATE games SET finished_ms = $1, result = $2, record = $3 WHERE table_id = $4 AND game = $5"},
         {"journal", JournalRows::kSql},
+        {"fence", "SELECT sparts_fence($1::text, $2::text[], $3::bigint[])"},
+        {"release",
+         "UPDATE leases SET node = '', wanted_by = '', expires_at = clock_timestamp() "
+         "WHERE table_id = $1 AND node = $2 AND epoch = $3"},
     };
     return all;
 }
@@ -153,9 +157,25 @@ public:
 
     pg::Connection& conn() { return conn_; }
 
-    // Takes the server lock; false if another server holds it.
-    bool lock() {
-        return conn_.exec("SELECT pg_try_advisory_lock($1)", pg::Params().number(kServerLock)).boolean(0, 0);
+    // One server alone holds the server lock by itself; the nodes of a cluster share it, and
+    // each holds its node id's. Empty, or who holds what this server needs.
+    std::string lock(const std::string& node, int lease_ms) {
+        node_ = node;
+        if (node.empty()) {
+            if (!conn_.exec("SELECT pg_try_advisory_lock($1)", pg::Params().number(kServerLock)).boolean(0, 0))
+                return "is in use by another sparts-server: one server per database (or give every server a --node-id)";
+            return {};
+        }
+        if (!conn_.exec("SELECT pg_try_advisory_lock_shared($1)", pg::Params().number(kServerLock)).boolean(0, 0))
+            return "is in use by a sparts-server without a --node-id: the nodes of a cluster each need one";
+        if (!conn_.exec("SELECT pg_try_advisory_lock(hashtextextended($1, 7))", pg::Params().text("sparts node " + node))
+                 .boolean(0, 0))
+            return "is in use by another sparts-server with --node-id " + node + ": each node needs an id of its own";
+        // A stopped node's transaction must not keep its leases locked (sparts_fence) for longer than a lease.
+        conn_.exec("SELECT set_config('idle_in_transaction_session_timeout', $1, false)",
+                   pg::Params().text(std::to_string(lease_ms) + "ms"));
+        lease_ms_ = lease_ms;
+        return {};
     }
 
     void prepare() {
@@ -164,23 +184,80 @@ public:
         prepared_ = true;
     }
 
-    void commit(const std::deque<Pending>& group) {
+    // `fence`: the tables whose leases the group's steps need (none: no fence); `releases`:
+    // tables freed once the group's writes are in, with their epochs.
+    void commit(const std::deque<Pending>& group, const Fence& fence,
+                const std::vector<std::pair<std::string, std::uint64_t>>& releases) {
         if (!conn_.ok()) {
             logs_.clear();
             conn_.reset();
             prepared_ = false;
-            if (!lock()) throw pg::Error("another sparts-server took the database while the connection was down", "55P03");
+            if (const std::string taken = lock(node_, lease_ms_); !taken.empty())
+                throw pg::Error("the database " + taken + " (taken while the connection was down)", "55P03");
         }
         if (!prepared_) prepare();
         try {
             load_missing_logs(group);
-            std::vector<Statement> statements = build(group);
+            std::vector<Statement> statements;
+            if (!fence.tables.empty()) {
+                pg::ArrayText tables, epochs;
+                for (std::size_t i = 0; i < fence.tables.size(); ++i) {
+                    tables.text(fence.tables[i]);
+                    epochs.number(static_cast<std::int64_t>(fence.epochs[i]));
+                }
+                statements.push_back({"fence", pg::Params().text(node_).text(tables.done()).text(epochs.done())});
+            }
+            for (Statement& st : build(group)) statements.push_back(std::move(st));
+            for (const auto& [table, epoch] : releases)
+                statements.push_back({"release", pg::Params().text(table).text(node_).number(static_cast<std::int64_t>(epoch))});
             run(statements);
         } catch (...) {
             // The logs may hold entries the rollback undid: read again when needed.
             logs_.clear();
             throw;
         }
+    }
+
+    // Extends the leases of the tables this node holds; what the database says of each.
+    struct LeaseRow {
+        std::string table;
+        std::uint64_t epoch = 0;
+        std::string wanted_by;
+    };
+    std::vector<LeaseRow> renew(const std::vector<std::string>& tables) {
+        pg::ArrayText list;
+        for (const auto& t : tables) list.text(t);
+        const pg::Result r = conn_.exec(
+            "UPDATE leases SET expires_at = clock_timestamp() + $3::integer * interval '1 millisecond' "
+            "WHERE node = $1 AND table_id = ANY ($2::text[]) RETURNING table_id, epoch, wanted_by",
+            pg::Params().text(node_).text(list.done()).number(lease_ms_));
+        std::vector<LeaseRow> out;
+        for (int i = 0; i < r.rows(); ++i)
+            out.push_back({r.text(i, 0), static_cast<std::uint64_t>(r.number(i, 1)), r.text(i, 2)});
+        return out;
+    }
+
+    // Of the fence's tables, those this node no longer holds at their epochs.
+    std::vector<std::string> lost_of(const Fence& fence) {
+        pg::ArrayText tables, epochs;
+        for (std::size_t i = 0; i < fence.tables.size(); ++i) {
+            tables.text(fence.tables[i]);
+            epochs.number(static_cast<std::int64_t>(fence.epochs[i]));
+        }
+        const pg::Result r = conn_.exec(
+            "SELECT t.id FROM unnest($2::text[], $3::bigint[]) AS t(id, epoch) LEFT JOIN leases l ON l.table_id = t.id "
+            "WHERE l.table_id IS NULL OR l.node <> $1 OR l.epoch <> t.epoch",
+            pg::Params().text(node_).text(tables.done()).text(epochs.done()));
+        std::vector<std::string> out;
+        for (int i = 0; i < r.rows(); ++i) out.push_back(r.text(i, 0));
+        return out;
+    }
+
+    // At a node's start: leases its id held before (a process that died) are freed, so
+    // that no other node waits for them to expire.
+    void release_stale() {
+        conn_.exec("UPDATE leases SET node = '', wanted_by = '', expires_at = clock_timestamp() WHERE node = $1",
+                   pg::Params().text(node_));
     }
 
 private:
@@ -324,6 +401,8 @@ private:
 
     pg::Connection conn_;
     bool prepared_ = false;
+    std::string node_;
+    int lease_ms_ = 0;
     std::unordered_map<std::string, Log> logs_;
 };
 
@@ -396,10 +475,14 @@ Outcome<std::unique_ptr<PgStore>, std::string> PgStore::open(const std::string& 
                 throw;
             }
         }
-        if (!store->writer_->lock())
-            return where + " is in use by another sparts-server: one server per database";
+        if (const std::string taken = store->writer_->lock(options.node, options.lease_ms); !taken.empty())
+            return where + " " + taken;
         store->writer_->prepare();
         store->reader_ = std::make_unique<Reader>(url);
+        if (!options.node.empty()) {
+            store->writer_->release_stale();
+            store->leases_ = std::make_unique<Reader>(url);
+        }
     } catch (const pg::Error& e) {
         return std::string(e.what());
     }
@@ -421,7 +504,7 @@ void PgStore::submit(Batch batch, std::function<void()> done) {
     bool wake = false;
     {
         std::lock_guard lock(mutex_);
-        queue_.push_back(Pending{std::move(batch), std::move(done)});
+        queue_.push_back(Pending{std::move(batch), std::move(done), {}});
         ++submitted_;
         wake = writer_wait_ == WriterWait::any ||
                (writer_wait_ == WriterWait::enough && queue_.size() >= static_cast<std::size_t>(options_.commit_batches));
@@ -440,36 +523,167 @@ bool PgStore::flush(std::optional<std::chrono::milliseconds> limit) {
     return committed_.wait_for(lock, *limit, done);
 }
 
+std::string PgStore::fenced_table(const Batch& batch) {
+    // A table's creation is nobody's until a node takes it.
+    for (const Write& w : batch)
+        if (std::holds_alternative<OpenTable>(w)) return {};
+    for (const Write& w : batch) {
+        if (std::holds_alternative<PutPlayer>(w) || std::holds_alternative<OpenTable>(w)) continue;
+        return std::visit(overloaded{[](const PutPlayer&) { return std::string(); },
+                                     [](const OpenTable& t) { return t.id; },
+                                     [](const auto& x) { return x.table; }},
+                          w);
+    }
+    return {};
+}
+
+PgStore::Fence PgStore::fence(std::deque<Pending>& group, std::vector<std::string>& lost) {
+    Fence f;
+    if (!clustered()) return f;
+    std::lock_guard lock(mutex_);
+    std::unordered_map<std::string, bool> seen;
+    std::uint64_t dropped = 0;
+    for (auto it = group.begin(); it != group.end();) {
+        const std::string table = it->release.empty() ? fenced_table(it->batch) : std::string();
+        if (table.empty()) {
+            ++it;
+            continue;
+        }
+        const auto held = held_.find(table);
+        if (held == held_.end()) {
+            // A table this node let go of or lost: its steps are never committed, nor sent.
+            if (!seen.count(table)) lost.push_back(table);
+            seen[table] = false;
+            it = group.erase(it);
+            ++dropped;
+            continue;
+        }
+        if (!seen.count(table)) {
+            f.tables.push_back(table);
+            f.epochs.push_back(held->second);
+        }
+        seen[table] = true;
+        ++it;
+    }
+    done_ += dropped;
+    return f;
+}
+
+void PgStore::renew_leases() {
+    std::vector<std::string> tables;
+    {
+        std::lock_guard lock(mutex_);
+        for (const auto& [table, epoch] : held_) tables.push_back(table);
+    }
+    last_renewal_ = Clock::now();
+    if (tables.empty()) return;
+    const auto rows = writer_->renew(tables);
+    std::vector<std::string> lost, wanted;
+    {
+        std::lock_guard lock(mutex_);
+        std::unordered_map<std::string, const Writer::LeaseRow*> by_table;
+        for (const auto& r : rows) by_table[r.table] = &r;
+        for (const std::string& table : tables) {
+            const auto held = held_.find(table);
+            if (held == held_.end()) continue;  // released meanwhile
+            const auto row = by_table.find(table);
+            if (row == by_table.end() || row->second->epoch != held->second) {
+                held_.erase(held);
+                lost.push_back(table);
+                continue;
+            }
+            const std::string& by = row->second->wanted_by;
+            if (!by.empty() && by != options_.node && wanted_told_[table] != held->second) {
+                wanted_told_[table] = held->second;
+                wanted.push_back(table);
+            }
+        }
+    }
+    for (const auto& t : lost) {
+        spdlog::warn("database: node {} lost table {}: another node holds it now", options_.node, t);
+        if (events_.lost) events_.lost(t);
+    }
+    for (const auto& t : wanted)
+        if (events_.wanted) events_.wanted(t);
+}
+
 void PgStore::run_writer() {
     const std::string shown = pg::redact(url_);
+    const auto renewal = std::chrono::milliseconds(std::max(1, options_.lease_ms / 3));
     std::deque<Pending> group;
     for (;;) {
         {
             std::unique_lock lock(mutex_);
             writer_wait_ = WriterWait::any;
-            wake_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
+            if (clustered())
+                wake_.wait_until(lock, last_renewal_ + renewal, [&] { return stopping_ || !queue_.empty(); });
+            else
+                wake_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
             writer_wait_ = WriterWait::none;
-            if (queue_.empty()) return;  // stopping, and everything is written
-            // As SQLite's writer: within `commit_interval` of the last commit, wait for more steps.
-            const auto due = last_commit_ + options_.commit_interval;
-            if (Clock::now() < due && queue_.size() < static_cast<std::size_t>(options_.commit_batches)) {
-                writer_wait_ = WriterWait::enough;
-                wake_.wait_until(lock, due, [&] {
-                    return stopping_ || queue_.size() >= static_cast<std::size_t>(options_.commit_batches);
-                });
-                writer_wait_ = WriterWait::none;
+            if (queue_.empty() && stopping_) return;  // everything is written
+            if (!queue_.empty()) {
+                // As SQLite's writer: within `commit_interval` of the last commit, wait for more steps.
+                const auto due = last_commit_ + options_.commit_interval;
+                if (Clock::now() < due && queue_.size() < static_cast<std::size_t>(options_.commit_batches)) {
+                    writer_wait_ = WriterWait::enough;
+                    wake_.wait_until(lock, due, [&] {
+                        return stopping_ || queue_.size() >= static_cast<std::size_t>(options_.commit_batches);
+                    });
+                    writer_wait_ = WriterWait::none;
+                }
+                group.swap(queue_);
+                last_commit_ = Clock::now();
             }
-            group.swap(queue_);
-            last_commit_ = Clock::now();
         }
+        if (clustered() && Clock::now() >= last_renewal_ + renewal) {
+            try {
+                renew_leases();
+            } catch (const pg::Error& e) {
+                // Leases not renewed expire, and other nodes take the tables over: their commits here are then refused.
+                spdlog::error("database {}: node {} cannot renew its leases: {}", shown, options_.node, e.what());
+                last_renewal_ = Clock::now();
+            }
+        }
+        if (group.empty()) continue;
         // A failed commit (PostgreSQL restarting, a full disk, a broken connection) is retried
         // until it succeeds; only a server going away gives up, and says what it leaves.
         bool given_up = false;
         for (int attempt = 1;; ++attempt) {
+            std::vector<std::string> lost;
+            const Fence fenced = fence(group, lost);
+            for (const auto& t : lost)
+                if (events_.lost) events_.lost(t);
+            std::vector<std::pair<std::string, std::uint64_t>> releases;
+            {
+                std::lock_guard lock(mutex_);
+                for (const Pending& p : group)
+                    if (!p.release.empty())
+                        if (auto it = held_.find(p.release); it != held_.end()) releases.emplace_back(it->first, it->second);
+            }
             try {
-                writer_->commit(group);
+                writer_->commit(group, fenced, releases);
+                std::lock_guard lock(mutex_);
+                for (const auto& [table, epoch] : releases) {
+                    held_.erase(table);
+                    wanted_told_.erase(table);
+                }
                 break;
             } catch (const pg::Error& e) {
+                if (e.sqlstate() == "SP001") {
+                    // Another node took a table over: its steps go, the rest are committed at once.
+                    std::vector<std::string> gone;
+                    try {
+                        gone = writer_->lost_of(fenced);
+                    } catch (const pg::Error&) {
+                    }
+                    {
+                        std::lock_guard lock(mutex_);
+                        for (const auto& t : gone) held_.erase(t);
+                    }
+                    spdlog::warn("database {}: node {}: a commit was refused, {} table(s) held by another node now: {}",
+                                 shown, options_.node, gone.size(), e.what());
+                    if (!gone.empty()) continue;
+                }
                 {
                     std::lock_guard lock(mutex_);
                     ++stats_.failed_commits;
@@ -508,6 +722,66 @@ void PgStore::run_writer() {
     }
 }
 
+void PgStore::release(const std::string& table, std::function<void()> done) {
+    {
+        std::lock_guard lock(mutex_);
+        Pending p;
+        p.done = std::move(done);
+        p.release = table;
+        queue_.push_back(std::move(p));
+        ++submitted_;
+    }
+    wake_.notify_one();
+}
+
+void PgStore::on_lease_events(LeaseEvents events) {
+    std::lock_guard lock(mutex_);
+    events_ = std::move(events);
+}
+
+std::uint64_t PgStore::next_table_number(std::uint64_t after_local) {
+    if (!clustered()) return after_local + 1;
+    return leases_->with([](pg::Connection& db) {
+        return static_cast<std::uint64_t>(db.exec("SELECT nextval('table_numbers')").number(0, 0));
+    });
+}
+
+Store::TakeOver PgStore::take_over(const std::string& table) {
+    if (!clustered()) return {};
+    const Taken taken = leases_->with([&](pg::Connection& db) {
+        const pg::Result open = db.exec("SELECT 1 FROM tables WHERE id = $1 AND closed_ms IS NULL", pg::Params().text(table));
+        if (open.rows() == 0) return Taken::no_such_table;
+        // Free (released or expired) or this node's already: taken, at a new epoch. This
+        // waits for a commit of the previous holder in flight (sparts_fence's lock): what
+        // is read next holds everything it wrote.
+        const pg::Result r = db.exec(
+            "INSERT INTO leases (table_id, node, epoch, expires_at) "
+            "VALUES ($1, $2, 1, clock_timestamp() + $3::integer * interval '1 millisecond') "
+            "ON CONFLICT (table_id) DO UPDATE SET node = excluded.node, epoch = leases.epoch + 1, "
+            "expires_at = excluded.expires_at, wanted_by = '' "
+            "WHERE leases.node = excluded.node OR leases.node = '' OR leases.expires_at < clock_timestamp() "
+            "RETURNING epoch",
+            pg::Params().text(table).text(options_.node).number(options_.lease_ms));
+        if (r.rows() == 0) {
+            db.exec("UPDATE leases SET wanted_by = $2 WHERE table_id = $1 AND node <> $2", pg::Params().text(table).text(options_.node));
+            return Taken::held_elsewhere;
+        }
+        std::lock_guard lock(mutex_);
+        held_[table] = static_cast<std::uint64_t>(r.number(0, 0));
+        return Taken::taken;
+    });
+    TakeOver out;
+    out.taken = taken;
+    if (taken != Taken::taken) return out;
+    auto states = read_tables(&table);
+    if (states.empty()) {
+        out.taken = Taken::no_such_table;  // closed meanwhile
+        return out;
+    }
+    out.state = std::move(states.front());
+    return out;
+}
+
 Store::Stats PgStore::stats() const {
     std::lock_guard lock(mutex_);
     return stats_;
@@ -543,13 +817,23 @@ std::uint64_t PgStore::last_table_number() {
 }
 
 std::vector<OpenTableState> PgStore::open_tables() {
+    // A cluster's nodes bring tables back one at a time, as their clients come (take_over).
+    if (clustered()) return {};
+    return read_tables(nullptr);
+}
+
+std::vector<OpenTableState> PgStore::read_tables(const std::string* only) {
     const std::string shown = pg::redact(url_);
+    // One table, or every open one.
+    const std::string which = only ? " AND t.id = $1" : "";
+    pg::Params params;
+    if (only) params.text(*only);
     return reader_->with([&](pg::Connection& db) {
         std::vector<OpenTableState> out;
         std::unordered_map<std::string, std::size_t> index;
         const pg::Result tables = db.exec(
             "SELECT id, number, ruleset, preset, seats, private, invite, turn_seconds, creator, created_ms "
-            "FROM tables WHERE closed_ms IS NULL ORDER BY number");
+            "FROM tables t WHERE closed_ms IS NULL" + which + " ORDER BY number", params);
         for (int i = 0; i < tables.rows(); ++i) {
             OpenTableState t;
             t.table.id = tables.text(i, 0);
@@ -568,7 +852,7 @@ std::vector<OpenTableState> PgStore::open_tables() {
         }
         const pg::Result seats = db.exec(
             "SELECT s.table_id, s.seat, s.player, s.name, s.bot, s.level FROM seats s "
-            "JOIN tables t ON t.id = s.table_id WHERE t.closed_ms IS NULL");
+            "JOIN tables t ON t.id = s.table_id WHERE t.closed_ms IS NULL" + which, params);
         for (int i = 0; i < seats.rows(); ++i) {
             OpenTableState& t = out[index.at(seats.text(i, 0))];
             const auto s = seats.number(i, 1);
@@ -578,8 +862,8 @@ std::vector<OpenTableState> PgStore::open_tables() {
         }
         const pg::Result games = db.exec(
             "SELECT DISTINCT ON (g.table_id) g.table_id, g.game, g.seed, g.finished_ms IS NOT NULL, g.started_ms, "
-            "g.record FROM games g JOIN tables t ON t.id = g.table_id WHERE t.closed_ms IS NULL "
-            "ORDER BY g.table_id, g.game DESC");
+            "g.record FROM games g JOIN tables t ON t.id = g.table_id WHERE t.closed_ms IS NULL" + which +
+            " ORDER BY g.table_id, g.game DESC", params);
         for (int i = 0; i < games.rows(); ++i) {
             OpenTableState& t = out[index.at(games.text(i, 0))];
             t.game = static_cast<int>(games.number(i, 1));
@@ -599,7 +883,7 @@ std::vector<OpenTableState> PgStore::open_tables() {
         }
         const pg::Result rows = db.exec(std::string("SELECT j.id, ") + kJournalColumns +
                                         " FROM journal j JOIN tables t ON t.id = j.table_id "
-                                        "WHERE t.closed_ms IS NULL ORDER BY j.table_id, j.seq");
+                                        "WHERE t.closed_ms IS NULL" + which + " ORDER BY j.table_id, j.seq", params);
         for (int i = 0; i < rows.rows(); ++i) {
             OpenTableState& t = out[index.at(rows.text(i, 1))];
             const int game = static_cast<int>(rows.number(i, 2));

@@ -15,12 +15,17 @@
 #include <memory>
 #include <mutex>
 #include <thread>
+#include <unordered_map>
 #include "protocol/outcome.hpp"
 #include "storage/store.hpp"
 
 namespace sparts::storage {
 
 struct PgOptions {
+    // This node's id among the nodes sharing the database; empty: one server alone,
+    // which holds every table (and the database: a second server is refused).
+    std::string node;
+    int lease_ms = 3000;  // a table's lease lasts this long unrenewed (renewed every third of it)
     int retry_ms = 1000;  // wait before retrying a failed commit
     // Under load, commits at most this often, unless `commit_batches` table steps are waiting.
     std::chrono::microseconds commit_interval{1000};
@@ -45,16 +50,35 @@ public:
 
     Stats stats() const override;
 
+    bool clustered() const override { return !options_.node.empty(); }
+    TakeOver take_over(const std::string& table) override;
+    void release(const std::string& table, std::function<void()> done) override;
+    void on_lease_events(LeaseEvents events) override;
+    std::uint64_t next_table_number(std::uint64_t after_local) override;
+
 private:
     struct Pending {
         Batch batch;
         std::function<void()> done;
+        std::string release;  // a table to free after the batches before it (and no batch)
+    };
+    // Of a group about to be committed: the tables whose leases fence it.
+    struct Fence {
+        std::vector<std::string> tables;
+        std::vector<std::uint64_t> epochs;
     };
     class Writer;
     class Reader;
 
     PgStore(std::string url, PgOptions options);
     void run_writer();
+    // Cluster: the table a batch is fenced by (a table's step), or empty (a player, a new table).
+    static std::string fenced_table(const Batch& batch);
+    // Drops the batches of tables this node no longer holds (counted done, never called);
+    // the fence of the rest, and the tables to tell `lost` about.
+    Fence fence(std::deque<Pending>& group, std::vector<std::string>& lost);
+    void renew_leases();
+    std::vector<OpenTableState> read_tables(const std::string* only);
 
     std::string url_;  // as given; redacted in every message
     PgOptions options_;
@@ -75,6 +99,14 @@ private:
     std::uint64_t submitted_ = 0;
     std::uint64_t done_ = 0;
     Stats stats_;
+
+    // Cluster: the tables this node holds and their epochs (under mutex_); what the writer
+    // has told `wanted` of; when it last renewed the leases (writer thread).
+    std::unordered_map<std::string, std::uint64_t> held_;
+    std::unordered_map<std::string, std::uint64_t> wanted_told_;
+    LeaseEvents events_;
+    Clock::time_point last_renewal_{};
+    std::unique_ptr<Reader> leases_;  // take_over's connection
 };
 
 }  // namespace sparts::storage

@@ -36,6 +36,42 @@ public:
     virtual std::vector<OpenTableState> open_tables() = 0;  // once, at start
     virtual std::uint64_t last_table_number() = 0;
 
+    // --- many nodes on one database (PostgreSQL with a node id; server/README.md) ---------
+    // A table is held by one node at a time, through a lease with an epoch that every
+    // taking over raises; every commit of a table's steps is fenced by it, in its
+    // transaction, so that a node that lost a table can never write to it again. One
+    // server alone (SQLite, or PostgreSQL without a node id) holds every table: the
+    // defaults below.
+    virtual bool clustered() const { return false; }
+    // Takes the table for this node if it is free (released, expired, or this node's
+    // already): its state to rebuild it from. Nothing while another node holds it: that
+    // node is asked to hand it over (see `wanted`), and the caller tries again.
+    enum class Taken { taken, held_elsewhere, no_such_table };
+    struct TakeOver {
+        Taken taken = Taken::no_such_table;
+        std::optional<OpenTableState> state;
+    };
+    virtual TakeOver take_over(const std::string& table) {
+        (void)table;
+        return {};
+    }
+    // After every step of the table submitted so far is committed, frees it for any node.
+    // `done` runs on the writer's thread once it is free.
+    virtual void release(const std::string& table, std::function<void()> done) {
+        (void)table;
+        if (done) done();
+    }
+    // What the writer learns of this node's leases: a table another node now holds (its
+    // steps are refused, nothing more of it may be sent), and a table a client reached
+    // another node for (hand it over: release it). Called on the writer's thread.
+    struct LeaseEvents {
+        std::function<void(const std::string& table)> lost;
+        std::function<void(const std::string& table)> wanted;
+    };
+    virtual void on_lease_events(LeaseEvents events) { (void)events; }
+    // The number of a new table ("t<n>"), unique across the nodes.
+    virtual std::uint64_t next_table_number(std::uint64_t after_local) { return after_local + 1; }
+
     // The archive: finished games only.
     virtual ArchivePage list_games(const ArchiveQuery& query) = 0;
     virtual std::optional<ArchivedGame> load_game(const std::string& table, int game) = 0;

@@ -3,7 +3,10 @@
 // the connection. Against a real PostgreSQL (tests/support/postgres.hpp).
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <atomic>
+#include <mutex>
+#include <set>
 #include <thread>
 #include "storage/backends.hpp"
 #include "storage/pg_schema.hpp"
@@ -188,4 +191,105 @@ TEST_CASE("postgresql: a commit PostgreSQL refuses is retried until it succeeds,
     const auto open = store->open_tables();
     REQUIRE(open.size() == 1);
     CHECK(open[0].last_seq == 2);
+}
+
+TEST_CASE("postgresql: many nodes: a table's lease goes to one node at a time, a node asked for it is told, a released "
+          "or expired lease is taken at a new epoch, and a commit of the node that lost it is refused whole") {
+    const TempPgDatabase db("leases");
+    PgOptions a_options, b_options;
+    a_options.node = "a";
+    b_options.node = "b";
+    a_options.lease_ms = b_options.lease_ms = 600;
+    a_options.retry_ms = b_options.retry_ms = 50;
+    auto opened_a = PgStore::open(db.url(), a_options);
+    REQUIRE_MESSAGE(opened_a, (opened_a ? "" : opened_a.error()));
+    auto a = std::move(*opened_a);
+    auto opened_b = PgStore::open(db.url(), b_options);
+    REQUIRE_MESSAGE(opened_b, (opened_b ? "" : opened_b.error()));
+    auto b = std::move(*opened_b);
+    CHECK(a->clustered());
+
+    // One id a node; a server without one cannot join, nor one join a server alone.
+    auto twin = PgStore::open(db.url(), a_options);
+    REQUIRE_FALSE(twin);
+    CHECK(twin.error().find("--node-id a") != std::string::npos);
+    auto alone = PgStore::open(db.url(), PgOptions{});
+    REQUIRE_FALSE(alone);
+    CHECK(alone.error().find("give every server a --node-id") != std::string::npos);
+
+    // Table numbers never repeat across nodes.
+    std::set<std::uint64_t> numbers;
+    for (int i = 0; i < 5; ++i) {
+        numbers.insert(a->next_table_number(0));
+        numbers.insert(b->next_table_number(0));
+    }
+    CHECK(numbers.size() == 10);
+
+    std::mutex m;
+    std::vector<std::string> a_lost, a_wanted;
+    a->on_lease_events({[&](const std::string& t) { std::lock_guard l(m); a_lost.push_back(t); },
+                        [&](const std::string& t) { std::lock_guard l(m); a_wanted.push_back(t); }});
+    const auto seen = [&](const std::vector<std::string>& list, const std::string& t) {
+        for (int i = 0; i < 100; ++i) {
+            {
+                std::lock_guard l(m);
+                if (std::find(list.begin(), list.end(), t) != list.end()) return true;
+            }
+            std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        }
+        return false;
+    };
+
+    commit_all(*a, opened("t1", 1));  // a new table is nobody's
+    commit_all(*a, opened("t2", 2));
+    CHECK(a->take_over("t9").taken == Store::Taken::no_such_table);
+    auto t1 = a->take_over("t1");
+    REQUIRE(t1.taken == Store::Taken::taken);
+    REQUIRE(t1.state);
+    CHECK(t1.state->table.id == "t1");
+    CHECK(db.query("SELECT epoch FROM leases WHERE table_id = 't1'") == "1");
+    commit_all(*a, {AppendEvent{"t1", 1, 0, "seat_taken", R"({"type":"seat_taken","seat":0})", 2000}});
+
+    // Held by a and renewed: b waits, and a hears that b wants it.
+    CHECK(b->take_over("t1").taken == Store::Taken::held_elsewhere);
+    CHECK(seen(a_wanted, "t1"));
+    std::this_thread::sleep_for(std::chrono::milliseconds(900));  // longer than a lease: a renews it
+    CHECK(b->take_over("t1").taken == Store::Taken::held_elsewhere);
+
+    // a hands t2 over: free at once, after a's steps before it.
+    REQUIRE(a->take_over("t2").taken == Store::Taken::taken);
+    a->submit({AppendEvent{"t2", 1, 0, "seat_taken", R"({"type":"seat_taken","seat":0})", 2000}}, nullptr);
+    std::atomic<bool> released{false};
+    a->release("t2", [&] { released = true; });
+    REQUIRE(a->flush(std::chrono::seconds(10)));
+    CHECK(released);
+    auto t2 = b->take_over("t2");
+    REQUIRE(t2.taken == Store::Taken::taken);
+    CHECK(t2.state->last_seq == 1);  // a's step is in what b reads
+    CHECK(db.query("SELECT epoch FROM leases WHERE table_id = 't2'") == "2");
+
+    // a stops renewing (a paused process, a cut network): its lease expires and b takes t1 over.
+    db.exec("UPDATE leases SET expires_at = clock_timestamp() - interval '1 second' WHERE table_id = 't1'");
+    auto taken = b->take_over("t1");
+    REQUIRE(taken.taken == Store::Taken::taken);
+    CHECK(taken.state->last_seq == 1);
+    commit_all(*b, {AppendEvent{"t1", 2, 0, "seat_taken", R"({"type":"seat_taken","seat":1})", 3000}});
+    // a comes back and commits t1's next step, with another table's: t1's is refused, the other goes in.
+    REQUIRE(a->take_over("t3").taken == Store::Taken::no_such_table);
+    commit_all(*a, opened("t3", 3));
+    REQUIRE(a->take_over("t3").taken == Store::Taken::taken);
+    std::atomic<bool> stale_done{false}, other_done{false};
+    a->submit({AppendEvent{"t1", 2, 0, "seat_taken", R"({"type":"seat_taken","seat":2})", 4000}}, [&] { stale_done = true; });
+    a->submit({AppendEvent{"t3", 1, 0, "seat_taken", R"({"type":"seat_taken","seat":0})", 4000}}, [&] { other_done = true; });
+    REQUIRE(a->flush(std::chrono::seconds(10)));
+    CHECK(seen(a_lost, "t1"));
+    CHECK_FALSE(stale_done);  // never committed: the table would never send it
+    CHECK(other_done);
+    CHECK(db.query("SELECT count(*) FROM journal WHERE table_id = 't1'") == "2");
+    CHECK(db.query("SELECT payload FROM journal WHERE table_id = 't1' AND seq = 2") == R"({"type":"seat_taken","seat":1})");
+    // And a's later steps of t1 never reach the database either.
+    a->submit({AppendEvent{"t1", 3, 0, "seat_taken", R"({"type":"seat_taken","seat":3})", 5000}}, [&] { stale_done = true; });
+    REQUIRE(a->flush(std::chrono::seconds(10)));
+    CHECK_FALSE(stale_done);
+    CHECK(db.query("SELECT count(*) FROM journal WHERE table_id = 't1'") == "2");
 }
