@@ -174,6 +174,12 @@ const std::vector<Setting>& settings() {
              for (const std::string& p : c.trusted_proxies) list += (list.empty() ? "" : ",") + p;
              return list;
          }},
+        choice(
+            "proxy-protocol",
+            "v2: connections from --trusted-proxies begin with a PROXY protocol v2 header (HAProxy's send-proxy-v2) "
+            "naming the client",
+            {"off", "v2"}, [](C& c, const std::string& v) { c.proxy_protocol = v == "v2"; },
+            [](const C& c) { return std::string(c.proxy_protocol ? "v2" : "off"); }),
         number("turn-seconds", "default turn time limit of a new table, 0 for none", &C::turn_seconds, 0, 3600),
         number("absent-after", "turns missed in a row before a seat is marked absent", &C::absent_after_missed_turns,
                1, 1000),
@@ -189,6 +195,26 @@ const std::vector<Setting>& settings() {
         number("history-events", "events kept per table for reconnecting clients", &C::history_events, 16, 1000000),
         number("shutdown-seconds", "at SIGTERM/SIGINT, seconds to wait for clients to close before exiting",
                &C::shutdown_seconds, 0, 3600),
+        {"node-id",
+         "this node's id among the servers sharing one PostgreSQL --database (letters, digits, '.', '_', '-'); "
+         "none: one server alone",
+         [](CLI::App& app, const std::string& name, const std::string& text, Config& c) {
+             return app.add_option(name, c.node_id, text)
+                 ->check(CLI::Validator(
+                     [](const std::string& v) {
+                         const bool ok = !v.empty() && v.size() <= 64 &&
+                                         v.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") ==
+                                             std::string::npos;
+                         return ok ? std::string() : "expected 1 to 64 letters, digits, '.', '_' or '-', got \"" + v + "\"";
+                     },
+                     ""))
+                 ->type_name("ID");
+         },
+         [](const C& c) { return c.node_id; }},
+        number("lease-ms", "a node's hold on a table lasts this long unrenewed; a dead node's tables move after it",
+               &C::lease_ms, 300, 600000),
+        number("drain-ms", "at SIGTERM, a node answers /readyz 503 this long before handing its tables over",
+               &C::drain_ms, 0, 600000),
     };
     return table;
 }

@@ -42,6 +42,7 @@ struct Config {
     int archive_threads = 1;          // threads that read the archive, off the I/O threads
     int archive_cache_games = 64;     // finished games whose rendering is kept in memory
     std::vector<std::string> trusted_proxies;  // peers whose X-Forwarded-For names the client's address
+    bool proxy_protocol = false;      // trusted proxies' connections start with a PROXY protocol v2 header
 
     // Tables.
     int turn_seconds = 60;            // the default turn time limit of a new table (0: none)
@@ -52,6 +53,11 @@ struct Config {
     std::string absent_bot_level = "basic";  // the bot of a timed-out, absent or left seat
     std::size_t history_events = 512; // events kept per table for reconnects; older: a snapshot
     int shutdown_seconds = 10;        // at SIGTERM, how long clients get to close before the server exits
+
+    // Many nodes on one PostgreSQL database (server/README.md, "Many nodes").
+    std::string node_id;              // this node's id; empty: one server alone
+    int lease_ms = 3000;              // a table's lease, renewed every third of it
+    int drain_ms = 1500;              // at SIGTERM, /readyz says 503 this long before the tables are handed over
 
     // A command rather than a setting (a flag only, never from the environment or a file):
     // copy this SQLite file's history into the PostgreSQL --database, check it, and exit.

@@ -70,7 +70,9 @@ std::uint16_t Server::start() {
                           .wal_restart_pages = config_.wal_restart_pages,
                           .wal_limit_bytes = config_.wal_limit_bytes,
                           .commit_interval = std::chrono::microseconds(config_.db_commit_interval_us)};
-        options.postgres = {.retry_ms = 1000, .commit_interval = std::chrono::microseconds(config_.db_commit_interval_us)};
+        options.postgres.node = config_.node_id;
+        options.postgres.lease_ms = config_.lease_ms;
+        options.postgres.commit_interval = std::chrono::microseconds(config_.db_commit_interval_us);
         auto opened = storage::open_store(config_.database, options);
         if (!opened) throw std::runtime_error(opened.error());
         store_ = std::move(*opened);
