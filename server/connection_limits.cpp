@@ -38,6 +38,19 @@ Ticket ConnectionLimits::admit(const std::string& address) {
     return Ticket(this, address, false);
 }
 
+bool ConnectionLimits::count_against(Ticket& ticket, const std::string& address) {
+    if (ticket.limits_ != this || ticket.refusal_ || !ticket.address_.empty() || address.empty()) return false;
+    std::lock_guard lock(mutex_);
+    int& n = by_address_[address];
+    if (n >= per_address_) {
+        if (n == 0) by_address_.erase(address);
+        return false;
+    }
+    ++n;
+    ticket.address_ = address;
+    return true;
+}
+
 void ConnectionLimits::release(const std::string& address) {
     std::lock_guard lock(mutex_);
     --total_;

@@ -6,8 +6,10 @@
 // A connection holds a Ticket for as long as it is counted: the ticket gives
 // its place back when it goes, so that no path can forget to. A connection
 // from a trusted proxy is counted in the total only (its address is the
-// proxy's, shared by every client behind it); a WebSocket upgraded through the
-// proxy is then counted against the client's address.
+// proxy's, shared by every client behind it); once the proxy has named its
+// client (a PROXY protocol header) the same ticket counts against the
+// client's address too, and a WebSocket upgraded through the proxy (named by
+// X-Forwarded-For) is counted against the client's address.
 #pragma once
 #include <atomic>
 #include <mutex>
@@ -53,6 +55,10 @@ class ConnectionLimits {
     // ticket (nothing counted) when a limit is reached.
     Ticket admit(const std::string& address);
     int open() const;
+    // Counts `ticket`, admitted in the total only, against `address` as well,
+    // without counting it twice in the total; false, the ticket unchanged, when
+    // `address` is at its limit (or the ticket is not such a ticket of ours).
+    bool count_against(Ticket& ticket, const std::string& address);
     // Lowers the total limit (to what the process's file descriptors allow).
     void cap_total(int total);
     int total_limit() const;

@@ -2,10 +2,12 @@
 
 #include <boost/asio/dispatch.hpp>
 #include <boost/asio/post.hpp>
+#include <boost/asio/read.hpp>
 #include <boost/beast/websocket.hpp>
 #include <spdlog/spdlog.h>
 #include "server/archive_reader.hpp"
 #include "server/client_address.hpp"
+#include "server/proxy_header.hpp"
 #include "server/session.hpp"
 #include "server/table_registry.hpp"
 #include "server/web_assets.hpp"
@@ -53,7 +55,70 @@ HttpSession::HttpSession(net::ip::tcp::socket&& socket, Hub& hub, std::string pe
 HttpSession::~HttpSession() { hub_.metrics.http_connections.fetch_sub(1, std::memory_order_relaxed); }
 
 void HttpSession::run() {
-    net::dispatch(stream_.get_executor(), beast::bind_front_handler(&HttpSession::do_read, shared_from_this()));
+    net::dispatch(stream_.get_executor(), beast::bind_front_handler(&HttpSession::start, shared_from_this()));
+}
+
+void HttpSession::start() {
+    // Only a trusted proxy may name a client: from anyone else the first bytes are HTTP.
+    if (hub_.config.proxy_protocol && hub_.trusted_proxies.trusts(peer_)) return read_proxy_header();
+    do_read();
+}
+
+// A refused connection gets a short one.
+std::chrono::seconds HttpSession::request_deadline() const {
+    return ticket_.admitted() ? std::chrono::seconds(hub_.config.http_request_seconds) : std::chrono::seconds(2);
+}
+
+void HttpSession::read_proxy_header() {
+    // Exact reads into a buffer of our own, never Beast's: a byte read past the
+    // header would be a byte taken from the HTTP request behind it. Both reads
+    // share one deadline, as a request's bytes do.
+    proxy_header_.resize(kProxyHeaderFixed);
+    stream_.expires_after(request_deadline());
+    net::async_read(stream_, net::buffer(proxy_header_),
+                    beast::bind_front_handler(&HttpSession::on_proxy_fixed, shared_from_this()));
+}
+
+void HttpSession::on_proxy_fixed(beast::error_code ec, std::size_t bytes) {
+    if (ec) {
+        // Closed before a byte: a proxy's plain TCP health check, not an error.
+        const bool silent = bytes == 0 && (ec == net::error::eof || ec == net::error::connection_reset);
+        if (silent || ec == net::error::operation_aborted) return;
+        return refuse_proxy("reading the header: " + ec.message());
+    }
+    const auto rest = proxy_header_rest(proxy_header_);
+    if (!rest) return refuse_proxy(rest.error());
+    if (*rest == 0) return use_proxy_header();
+    proxy_header_.resize(kProxyHeaderFixed + *rest);
+    net::async_read(stream_, net::buffer(proxy_header_.data() + kProxyHeaderFixed, *rest),
+                    beast::bind_front_handler(&HttpSession::on_proxy_rest, shared_from_this()));
+}
+
+void HttpSession::on_proxy_rest(beast::error_code ec, std::size_t) {
+    if (ec == net::error::operation_aborted) return;
+    if (ec) return refuse_proxy("reading the header: " + ec.message());
+    use_proxy_header();
+}
+
+void HttpSession::use_proxy_header() {
+    const auto header = parse_proxy_header(proxy_header_);
+    std::string().swap(proxy_header_);
+    if (!header) return refuse_proxy(header.error());
+    proxied_ = address_key(header->source.empty() ? peer_ : header->source);
+    // The proxy's connection was admitted in the total only: now that its client is known, it counts against
+    // the client's address as well, as the client's own connection would.
+    if (!header->source.empty() && ticket_.admitted() && !hub_.connections.count_against(ticket_, *proxied_)) {
+        hub_.metrics.refused_connections.fetch_add(1, std::memory_order_relaxed);
+        ticket_ = hub_.connections.refusal();
+        if (!ticket_) return;  // too many refusals in flight: closed without a word
+    }
+    do_read();
+}
+
+void HttpSession::refuse_proxy(const std::string& reason) {
+    hub_.metrics.proxy_header_errors.fetch_add(1, std::memory_order_relaxed);
+    spdlog::debug("http: {}: no valid PROXY protocol v2 header ({}): closed", peer_, reason);
+    stream_.close();
 }
 
 void HttpSession::do_read() {
@@ -61,10 +126,8 @@ void HttpSession::do_read() {
     parser_->header_limit(8 * 1024);
     parser_->body_limit(8 * 1024);
     // The whole request, headers and body, within the deadline: a sender that
-    // trickles a byte at a time is cut off all the same. A refused connection
-    // gets a short one.
-    stream_.expires_after(ticket_.admitted() ? std::chrono::seconds(hub_.config.http_request_seconds)
-                                             : std::chrono::seconds(2));
+    // trickles a byte at a time is cut off all the same.
+    stream_.expires_after(request_deadline());
     http::async_read(stream_, buffer_, *parser_, beast::bind_front_handler(&HttpSession::on_read, shared_from_this()));
 }
 
@@ -96,7 +159,9 @@ void HttpSession::on_read(beast::error_code ec, std::size_t) {
 }
 
 void HttpSession::handle(Request req) {
-    const std::string client = client_address(peer_, req["X-Forwarded-For"], hub_.trusted_proxies);
+    // Named by the PROXY header, or else by X-Forwarded-For from a trusted proxy, or else the peer.
+    const std::string client =
+        proxied_ ? *proxied_ : client_address(peer_, req["X-Forwarded-For"], hub_.trusted_proxies);
     if (beast::websocket::is_upgrade(req)) {
         // A query string is the client's business (a cache buster, a version): /ws?v=2 is /ws.
         if (path_of(req.target()) != "/ws")
@@ -159,8 +224,9 @@ void HttpSession::handle(Request req) {
 void HttpSession::upgrade(Request req, const std::string& client) {
     Ticket ticket = std::move(ticket_);
     // Through a trusted proxy the connection was counted in the total only:
-    // the WebSocket counts against the client's own address.
-    if (ticket.admitted() && hub_.trusted_proxies.trusts(peer_) && client != address_key(peer_)) {
+    // the WebSocket counts against the client's own address. A client named by
+    // a PROXY header is counted against already, by this very ticket.
+    if (!proxied_ && ticket.admitted() && hub_.trusted_proxies.trusts(peer_) && client != address_key(peer_)) {
         ticket = hub_.connections.admit(client);
         if (!ticket) {
             hub_.metrics.refused_connections.fetch_add(1, std::memory_order_relaxed);

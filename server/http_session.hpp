@@ -9,7 +9,19 @@
 // Archive reads run on the archive threads, rate-limited per address, never
 // on the I/O threads. No exception from a handler leaves this class: the
 // request gets a 500, the log says why, a counter counts it.
+//
+// Behind HAProxy with --proxy-protocol v2, a connection from a trusted proxy
+// must begin with a PROXY protocol v2 header (proxy_header.hpp), read under
+// the same deadline as a request and to its last byte only, so that the HTTP
+// request behind it is left whole for the parser. Its source address is then
+// the client's for every request on the connection (X-Forwarded-For is not
+// read), and the connection counts against that address too, refused with a
+// 503 (or close 4003) over the per-address limit. A trusted proxy's connection
+// without a valid header is closed unanswered. A peer that is not a trusted
+// proxy is never read for a header: its bytes are HTTP, and a header there is
+// a bad request, so that nobody can choose their own address.
 #pragma once
+#include <chrono>
 #include <memory>
 #include <optional>
 #include <string>
@@ -32,6 +44,13 @@ public:
     void run();
 
 private:
+    void start();
+    std::chrono::seconds request_deadline() const;
+    void read_proxy_header();
+    void on_proxy_fixed(boost::beast::error_code ec, std::size_t bytes);
+    void on_proxy_rest(boost::beast::error_code ec, std::size_t bytes);
+    void use_proxy_header();
+    void refuse_proxy(const std::string& reason);
     void do_read();
     void on_read(boost::beast::error_code ec, std::size_t bytes);
     void handle(Request req);
@@ -45,6 +64,10 @@ private:
     Hub& hub_;
     std::string peer_;
     Ticket ticket_;
+    std::string proxy_header_;  // the PROXY header while it is read; empty after
+    // The client's address key as the PROXY header named it (the peer's for
+    // LOCAL); nothing without one: X-Forwarded-For decides (client_address.hpp).
+    std::optional<std::string> proxied_;
     std::optional<boost::beast::http::request_parser<boost::beast::http::string_body>> parser_;
     std::shared_ptr<Response> response_;
 };

@@ -18,6 +18,7 @@ namespace sparts::server {
 
 class ArchiveReader;
 class Lobby;
+class TableLoader;
 class TableRegistry;
 }  // namespace sparts::server
 
@@ -45,6 +46,7 @@ struct Hub {
     AddressRate& archive_reads;  // archive_reads_per_minute
     TrustedProxies trusted_proxies;  // whose X-Forwarded-For is believed (client_address.hpp)
     storage::Store* store = nullptr;  // null: nothing is kept (--database none)
+    TableLoader* loader = nullptr;    // many nodes: brings a table held elsewhere here
     std::atomic<bool> stopping{false};
 };
 

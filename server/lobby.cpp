@@ -236,11 +236,15 @@ void Lobby::create_table(std::shared_ptr<Session> session, PlayerRef player, Req
                     "the server has as many open tables as it takes; join one, or try later"));
             }
             auto& c = std::get<CreateTable>(request.body);
-            const std::string id = "t" + std::to_string(next_table_++);
+            // Many nodes number their tables from the database's sequence (a round trip on this
+            // strand, one a new table); one server alone counts on from its last.
+            const std::uint64_t n = hub_->store ? hub_->store->next_table_number(next_table_ - 1) : next_table_;
+            next_table_ = n + 1;
+            const std::string id = "t" + std::to_string(n);
             const std::string invite = c.is_private ? random_hex(6) : std::string();
             const int turn_seconds =
                 c.turn_seconds < 0 ? hub_->config.turn_seconds : c.turn_seconds;
-            const auto number = static_cast<std::int64_t>(next_table_ - 1);
+            const auto number = static_cast<std::int64_t>(n);
             auto table = std::make_shared<Table>(*hub_, id, number, c.rules, c.is_private, invite,
                                                  turn_seconds, player->id);
             ++entry.open_tables;
@@ -262,8 +266,34 @@ void Lobby::create_table(std::shared_ptr<Session> session, PlayerRef player, Req
                 });
             };
             if (!hub_->store) return answer();
-            hub_->store->submit({table->record()}, std::move(answer));
+            if (!hub_->store->clustered()) return hub_->store->submit({table->record()}, std::move(answer));
+            // Many nodes: stored, then held by this node (a lease no other node can have yet), then announced.
+            hub_->store->submit({table->record()}, [this, id, answer = std::move(answer), session, rid = request.id] {
+                net::post(hub_->archive_threads, [this, id, answer, session, rid] {
+                    storage::Store::Taken taken = storage::Store::Taken::no_such_table;
+                    try {
+                        taken = hub_->store->take_over(id).taken;
+                    } catch (const std::exception& e) {
+                        spdlog::error("table {}: cannot take its lease: {}", id, e.what());
+                    }
+                    if (taken == storage::Store::Taken::taken) return answer();
+                    session->send(error_reply(rid, "create_table", "internal", "the new table could not be held; try again"));
+                });
+            });
         });
+    });
+}
+
+void Lobby::adopt(std::shared_ptr<Table> table, std::function<void()> done) {
+    net::post(strand_, [this, table = std::move(table), done = std::move(done)] {
+        const TableSummary& s = table->initial_summary();
+        tables_[s.id] = s;
+        hub_->tables.add(s.id, table);
+        if (auto hash = token_by_player_.find(s.creator); hash != token_by_player_.end())
+            ++players_[hash->second].open_tables;
+        ++open_tables_;  // not counted against an address: which one made it is not kept
+        count_players();
+        if (done) done();
     });
 }
 
@@ -274,10 +304,11 @@ void Lobby::table_changed(TableSummary summary) {
     });
 }
 
-void Lobby::table_closed(std::string id, std::string creator) {
-    net::post(strand_, [this, id = std::move(id), creator = std::move(creator)] {
+void Lobby::table_closed(std::string id, std::string creator, const Table* table) {
+    net::post(strand_, [this, id = std::move(id), creator = std::move(creator), table] {
+        // A table that moved away may be back on this node already, as another object.
+        if (!hub_->tables.remove(id, table)) return;
         if (tables_.erase(id) == 0) return;
-        hub_->tables.remove(id);
         --open_tables_;
         if (auto a = table_address_.find(id); a != table_address_.end()) {
             if (auto n = tables_by_address_.find(a->second); n != tables_by_address_.end() && --n->second <= 0)

@@ -42,11 +42,14 @@ public:
 
     // From tables.
     void table_changed(TableSummary summary);
-    void table_closed(std::string id, std::string creator);
+    void table_closed(std::string id, std::string creator, const Table* table);
 
     // At start, before any connection: the players and the open tables the store kept.
     void restore(const std::vector<PlayerRef>& players, const std::vector<std::string>& token_hashes,
                  const std::vector<std::shared_ptr<Table>>& tables, std::uint64_t last_table_number);
+    // Many nodes: a table this node took over (its lease, then its state from the store)
+    // joins the lobby and the registry; `done` runs once it has.
+    void adopt(std::shared_ptr<Table> table, std::function<void()> done);
     // Starts the timer that drops idle players from memory (it stops with the server).
     void start_sweeping();
 

@@ -59,6 +59,11 @@ std::string Metrics::render(std::int64_t connections, std::int64_t open_tables) 
     out << "sparts_tables{state=\"over\"} " << number(v(tables_over)) << "\n";
     line(out, "sparts_tables_opened_total", "counter", "Tables opened.", v(tables_opened));
     line(out, "sparts_tables_closed_total", "counter", "Tables closed.", v(tables_closed));
+    line(out, "sparts_tables_taken_over_total", "counter", "Tables this node took over from the database (many nodes).",
+         v(tables_taken_over));
+    line(out, "sparts_tables_handed_off_total", "counter", "Tables this node handed over to another node.",
+         v(tables_handed_off));
+    line(out, "sparts_tables_lost_total", "counter", "Tables another node took while this one held them.", v(tables_lost));
     line(out, "sparts_games_started_total", "counter", "Games started.", v(games_started));
     line(out, "sparts_games_finished_total", "counter", "Games played to game over.", v(games_finished));
     line(out, "sparts_actions_total", "counter", "Actions applied (players, bots and timers).", v(actions));
@@ -83,6 +88,8 @@ std::string Metrics::render(std::int64_t connections, std::int64_t open_tables) 
     line(out, "sparts_http_connections", "gauge", "Open plain HTTP connections.", v(http_connections));
     line(out, "sparts_accept_errors_total", "counter", "Accepts that failed (out of file descriptors and the like).",
          v(accept_errors));
+    line(out, "sparts_proxy_header_errors_total", "counter",
+         "Connections from a trusted proxy closed for want of a valid PROXY protocol v2 header.", v(proxy_header_errors));
     line(out, "sparts_players_in_memory", "gauge", "Players the lobby holds in memory.", v(players_in_memory));
     line(out, "sparts_players_dropped_total", "counter",
          "Idle players freed from memory (their token still works: they are read back from the store).",

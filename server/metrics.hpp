@@ -35,6 +35,10 @@ struct Metrics {
     std::atomic<std::int64_t> tables_over{0};
     std::atomic<std::uint64_t> tables_opened{0};
     std::atomic<std::uint64_t> tables_closed{0};
+    // Many nodes: tables this node took over, handed over, and lost to another node.
+    std::atomic<std::uint64_t> tables_taken_over{0};
+    std::atomic<std::uint64_t> tables_handed_off{0};
+    std::atomic<std::uint64_t> tables_lost{0};
     std::atomic<std::uint64_t> games_started{0};
     std::atomic<std::uint64_t> games_finished{0};
     std::atomic<std::uint64_t> actions{0};         // applied, from players, bots and timers
@@ -50,6 +54,7 @@ struct Metrics {
     std::atomic<std::uint64_t> http_requests{0};
     std::atomic<std::int64_t> http_connections{0};     // plain HTTP connections open now
     std::atomic<std::uint64_t> accept_errors{0};       // accepts that failed (out of file descriptors and the like)
+    std::atomic<std::uint64_t> proxy_header_errors{0}; // trusted proxies' connections closed for want of a valid PROXY header
     std::atomic<std::int64_t> players_in_memory{0};
     std::atomic<std::uint64_t> players_dropped{0};     // idle players freed from memory (their token still works)
     // Refusals by limit.

@@ -12,6 +12,8 @@
 #include "server/listener.hpp"
 #include "server/session.hpp"
 #include "server/table.hpp"
+#include "server/table_loader.hpp"
+#include "server/table_registry.hpp"
 #include "storage/open_store.hpp"
 #include "storage/pg.hpp"
 
@@ -63,6 +65,9 @@ void Server::restore() {
 }
 
 std::uint16_t Server::start() {
+    if (!config_.node_id.empty() && !storage::pg::is_url(config_.database))
+        throw std::runtime_error("--node-id " + config_.node_id +
+                                 ": the nodes of a cluster share a PostgreSQL database: give --database postgresql://…");
     if (config_.database != "none") {
         storage::StoreOptions options;
         options.sqlite = {.sync_full = config_.db_sync_full,
@@ -76,6 +81,17 @@ std::uint16_t Server::start() {
         auto opened = storage::open_store(config_.database, options);
         if (!opened) throw std::runtime_error(opened.error());
         store_ = std::move(*opened);
+        if (store_->clustered()) {
+            loader_ = std::make_unique<TableLoader>(hub_);
+            hub_.loader = loader_.get();
+            // On the store's writer thread: the tables are found and told on their strands.
+            store_->on_lease_events({[this](const std::string& id) {
+                                         if (auto t = hub_.tables.find(id)) t->lost();
+                                     },
+                                     [this](const std::string& id) {
+                                         if (auto t = hub_.tables.find(id)) t->hand_off(nullptr);
+                                     }});
+        }
         hub_.store = store_.get();
         archive_.attach(store_.get());
         restore();
@@ -176,14 +192,49 @@ void Server::stop() {
         if (hub_.stopping.exchange(true)) return;
         boost::system::error_code ignored;
         signals_.cancel(ignored);
-        if (listener_) listener_->stop();
-        // Tables stay open in the store: they come back at the next start.
-        sessions_.for_each([](const std::shared_ptr<Session>& s) {
-            s->send(R"({"type":"closing","reason":"shutdown"})");
-            s->close(CloseCode::going_away, "server shutting down");
+        if (store_ && store_->clustered()) return drain();
+        close_sessions();
+    });
+}
+
+void Server::close_sessions() {
+    if (closing_sessions_.exchange(true)) return;
+    if (listener_) listener_->stop();
+    // Tables stay open in the store: they come back at the next start (or on another node).
+    sessions_.for_each([](const std::shared_ptr<Session>& s) {
+        s->send(R"({"type":"closing","reason":"shutdown"})");
+        s->close(CloseCode::going_away, "server shutting down");
+    });
+    stop_timer_ = std::make_unique<net::steady_timer>(io_);
+    wait_for_sessions(config_.shutdown_seconds * 20);  // every 50 ms
+}
+
+void Server::drain() {
+    // /readyz answers 503 from now (hub_.stopping): the proxy's health checks see it and send
+    // new clients elsewhere, while this node still answers those it has.
+    spdlog::info("node {}: draining: not ready for {} ms, then its tables go to the other nodes", config_.node_id,
+                 config_.drain_ms);
+    drain_timer_ = std::make_unique<net::steady_timer>(io_, std::chrono::milliseconds(config_.drain_ms));
+    drain_timer_->async_wait([this](boost::system::error_code) {
+        std::vector<std::shared_ptr<Table>> tables;
+        hub_.tables.for_each([&](const std::shared_ptr<Table>& t) { tables.push_back(t); });
+        spdlog::info("node {}: handing {} tables over", config_.node_id, tables.size());
+        if (tables.empty()) return close_sessions();
+        // Each table's steps are committed, its lease released and its clients told to reconnect;
+        // the last one done closes the rest. A store that cannot commit is not waited for past the
+        // shutdown time.
+        auto left = std::make_shared<std::atomic<std::size_t>>(tables.size());
+        for (const auto& t : tables)
+            t->hand_off([this, left] {
+                if (left->fetch_sub(1) == 1) net::post(io_, [this] { close_sessions(); });
+            });
+        drain_timer_->expires_after(std::chrono::seconds(std::max(1, config_.shutdown_seconds)));
+        drain_timer_->async_wait([this, left](boost::system::error_code ec) {
+            if (ec || left->load() == 0) return;
+            spdlog::warn("node {}: {} tables not handed over in {} s", config_.node_id, left->load(),
+                         config_.shutdown_seconds);
+            close_sessions();
         });
-        stop_timer_ = std::make_unique<net::steady_timer>(io_);
-        wait_for_sessions(config_.shutdown_seconds * 20);  // every 50 ms
     });
 }
 

@@ -1,6 +1,7 @@
 // A running sparts server: the io_context and its threads, the listener, the
 // lobby and the tables. Start-up failures (a port in use) throw.
 #pragma once
+#include <atomic>
 #include <memory>
 #include <thread>
 #include <vector>
@@ -19,6 +20,7 @@
 namespace sparts::server {
 
 class Listener;
+class TableLoader;
 
 class Server {
 public:
@@ -41,6 +43,10 @@ public:
 
 private:
     void wait_for_sessions(int tries_left);
+    // Sends every connection `closing` and closes it, then waits for them to go and stops.
+    void close_sessions();
+    // Many nodes: /readyz says 503 for --drain-ms, then every table is handed over, then close_sessions().
+    void drain();
     void run_io();
     void fit_connections_to_file_limit();
     void restore();
@@ -60,8 +66,11 @@ private:
     Hub hub_;
     boost::asio::signal_set signals_;
     std::unique_ptr<storage::Store> store_;
+    std::unique_ptr<TableLoader> loader_;
+    std::atomic<bool> closing_sessions_{false};  // the drain's timer and its last table may both get there
     std::shared_ptr<Listener> listener_;
     std::unique_ptr<boost::asio::steady_timer> stop_timer_;
+    std::unique_ptr<boost::asio::steady_timer> drain_timer_;
 };
 
 }  // namespace sparts::server

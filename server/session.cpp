@@ -8,6 +8,7 @@
 #include "server/replay.hpp"
 #include "storage/store.hpp"
 #include "server/table.hpp"
+#include "server/table_loader.hpp"
 #include "server/table_registry.hpp"
 
 namespace sparts::server {
@@ -177,6 +178,18 @@ void Session::dispatch(Request r) {
             } else {
                 const std::string id = body.table;
                 auto table = find_table(id);
+                if (!table && hub_.loader) {
+                    // Many nodes: held by another node, or by none since its node went away.
+                    hub_.loader->load(id, [self = shared_from_this(), r = std::move(r)](
+                                              std::shared_ptr<Table> t, std::string code, std::string message) mutable {
+                        net::post(self->ws_.get_executor(), [self, r = std::move(r), t = std::move(t), code = std::move(code),
+                                                             message = std::move(message)]() mutable {
+                            if (!t) return self->send(error_reply(r.id, request_type(r.body), code, message));
+                            t->request(self, self->player_, std::move(r));
+                        });
+                    });
+                    return;
+                }
                 if (!table)
                     return send(error_reply(r.id, request_type(r.body), "no_such_table",
                                             "there is no open table \"" + id + "\""));

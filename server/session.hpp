@@ -36,6 +36,7 @@ enum class CloseCode : std::uint16_t {
     too_slow = 4002,         // its write queue went over write_queue_bytes
     too_many_connections = 4003,
     hello_timeout = 4004,    // no hello within hello_timeout_seconds
+    table_moved = 4005,      // a table it followed moved to another node of a cluster: reconnect
 };
 
 class Session : public std::enable_shared_from_this<Session> {

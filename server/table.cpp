@@ -223,6 +223,12 @@ void Table::request(std::shared_ptr<Session> session, PlayerRef player, Request 
     net::post(strand_, [self = shared_from_this(), session = std::move(session),
                         player = std::move(player), r = std::move(r)] {
         self->now_ = wall_now();
+        if (self->moved_) {
+            self->send(session, error_reply(r.id, request_type(r.body), "table_moved",
+                                            "table \"" + self->id_ + "\" moved to another node: reconnect to /ws?table=" +
+                                                self->id_ + " and send this again"));
+            return self->end_step();
+        }
         if (self->closed_) {
             self->send(session, error_reply(r.id, request_type(r.body), "no_such_table",
                                             "table \"" + self->id_ + "\" is closed"));
@@ -945,6 +951,69 @@ void Table::on_grace(std::uint64_t generation) {
     close("abandoned");
 }
 
+void Table::stop_timers() {
+    schedule();  // with closed_ set: the turn and bot timers stop
+    ++clock_generation_;
+    ++grace_generation_;
+    clock_timer_.cancel();
+    grace_timer_.cancel();
+}
+
+void Table::hand_off(std::function<void()> done) {
+    net::dispatch(strand_, [self = shared_from_this(), done = std::move(done)]() mutable {
+        if (self->closed_ || !self->hub_.store) {
+            if (done) done();
+            return;
+        }
+        self->closed_ = true;
+        self->moved_ = true;
+        self->hub_.metrics.tables_handed_off.fetch_add(1, std::memory_order_relaxed);
+        self->stop_timers();
+        self->end_step();
+        // After the table's last step in the store's queue: the next node reads all of it.
+        self->hub_.store->release(self->id_, [self, done = std::move(done)]() mutable {
+            net::post(self->strand_, [self, done = std::move(done)] {
+                self->moved_away();
+                if (done) done();
+            });
+        });
+    });
+}
+
+void Table::lost() {
+    net::dispatch(strand_, [self = shared_from_this()] {
+        if (self->moved_) return;
+        spdlog::warn("table {}: another node holds it now; this node lets it go", self->id_);
+        self->hub_.metrics.tables_lost.fetch_add(1, std::memory_order_relaxed);
+        self->closed_ = true;
+        self->moved_ = true;
+        self->stop_timers();
+        // Never committed, never to be: their frames go nowhere.
+        self->steps_.clear();
+        self->step_ = Step{};
+        self->moved_away();
+    });
+}
+
+void Table::moved_away() {
+    std::vector<std::shared_ptr<Session>> following;
+    for (auto& st : seats_)
+        if (auto s = st.session.lock()) following.push_back(std::move(s));
+    for (auto& w : spectators_)
+        if (auto s = w.lock()) following.push_back(std::move(s));
+    std::sort(following.begin(), following.end());
+    following.erase(std::unique(following.begin(), following.end()), following.end());
+    const std::string closing = json{{"type", "closing"}, {"reason", "moved"}, {"table", id_}}.dump();
+    for (const auto& s : following) {
+        s->send(closing);
+        s->close(CloseCode::table_moved, "table moved: reconnect");
+    }
+    spectators_.clear();
+    for (auto& st : seats_) st.session.reset();
+    report_state(Reported::none);
+    hub_.lobby.table_closed(id_, creator_, this);
+}
+
 void Table::close(std::string reason) {
     net::dispatch(strand_, [self = shared_from_this(), reason = std::move(reason)] {
         if (self->closed_) return;
@@ -952,17 +1021,13 @@ void Table::close(std::string reason) {
         self->publish_table_event({{"type", "table_closed"}, {"reason", reason}});
         self->store(storage::CloseTable{self->id_, reason, self->now_});
         self->closed_ = true;
-        self->schedule();
-        ++self->clock_generation_;
-        ++self->grace_generation_;
-        self->clock_timer_.cancel();
-        self->grace_timer_.cancel();
+        self->stop_timers();
         self->spectators_.clear();
         for (auto& st : self->seats_) st.session.reset();
         self->end_step();
         self->report_state(Reported::none);
         self->hub_.metrics.tables_closed.fetch_add(1, std::memory_order_relaxed);
-        self->hub_.lobby.table_closed(self->id_, self->creator_);
+        self->hub_.lobby.table_closed(self->id_, self->creator_, self.get());
     });
 }
 

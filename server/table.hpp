@@ -74,6 +74,15 @@ public:
     void start_grace();
     void close(std::string reason);
 
+    // Many nodes (server/README.md). Lets the table go to another node: its steps so far
+    // are committed and sent, its lease released, then every connection following it is
+    // told (closing, reason "moved") and closed with 4005, for its client to reconnect
+    // through the proxy to the node that takes it next. `done` runs once it is released.
+    void hand_off(std::function<void()> done);
+    // Another node holds the table now (this one paused past its lease, or cut off):
+    // nothing more of it is stored or sent; its connections are closed as by hand_off.
+    void lost();
+
 private:
     struct SeatState {
         std::string player;  // player id; empty: nobody
@@ -151,6 +160,8 @@ private:
     std::size_t actions_by(Seat s) const;
     void on_clock(std::uint64_t generation);
     void on_grace(std::uint64_t generation);
+    void stop_timers();
+    void moved_away();
     void check_grace();
     void returned(int seat);
     void summary_changed();
@@ -188,6 +199,7 @@ private:
     int hand_scored_sides_ = 0;
     std::array<std::uint16_t, kMaxSeats> side_seats_{};
     bool closed_ = false;
+    bool moved_ = false;  // handed off or lost: another node has it (closed_ too)
     Step step_;
     VectorQueue<Step> steps_;  // waiting for their commit, in order
     std::uint64_t next_step_ = 1;

@@ -21,6 +21,14 @@ void TableRegistry::remove(const std::string& id) {
     tables_.erase(id);
 }
 
+bool TableRegistry::remove(const std::string& id, const Table* table) {
+    std::unique_lock lock(mutex_);
+    auto it = tables_.find(id);
+    if (it == tables_.end() || it->second.get() != table) return false;
+    tables_.erase(it);
+    return true;
+}
+
 std::size_t TableRegistry::size() const {
     std::shared_lock lock(mutex_);
     return tables_.size();

@@ -17,6 +17,9 @@ public:
     std::shared_ptr<Table> find(const std::string& id) const;
     void add(const std::string& id, std::shared_ptr<Table> table);
     void remove(const std::string& id);
+    // Removes `id` only if it is `table` (a table that moved away and came back is another
+    // object under the same id); whether it did.
+    bool remove(const std::string& id, const Table* table);
     std::size_t size() const;
     void for_each(const std::function<void(const std::shared_ptr<Table>&)>& f) const;
 
