@@ -1,0 +1,247 @@
+// End to end, many nodes: PostgreSQL, HAProxy and three sparts-server nodes,
+// all real processes started by the test (tests/server/cluster.hpp). Forty
+// tables of clients play through HAProxy, each client on /ws?table=ID; a node
+// is killed (SIGKILL) in the middle of hands, or paused past its leases
+// (SIGSTOP) and continued, or each node in turn is stopped (SIGTERM) and
+// started again. Every client of a table that moved reconnects through
+// HAProxy and resumes by token and last seq on the node that took the table
+// over; every game ends; every archived record passes `sparts verify`; and
+// every event any client was shown is in the archive as it was shown.
+#include <doctest/doctest.h>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <csignal>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include "cluster.hpp"
+#include "http_client.hpp"
+#include "test_client.hpp"
+
+using namespace sparts::e2e;
+
+namespace cluster_test {
+
+// One seat's client and the bot that plays through it; replaced when the client reconnects.
+struct Seat {
+    std::unique_ptr<TestClient> client;
+    std::unique_ptr<Bot> bot;
+    std::string token;
+    std::string name;
+};
+
+struct PlayedTable {
+    std::string id;
+    std::vector<Seat> seats;
+    std::map<std::uint64_t, json> told;  // every event any of its clients was shown, across reconnections
+    int reconnects = 0;
+};
+
+TestClient::Connect at_table(const std::string& table) {
+    TestClient::Connect how;
+    how.path = "/ws?table=" + table;
+    return how;
+}
+
+std::vector<Bot*> all_bots(std::vector<PlayedTable>& tables) {
+    std::vector<Bot*> out;
+    for (auto& t : tables)
+        for (auto& s : t.seats) out.push_back(s.bot.get());
+    return out;
+}
+
+// `count` tables of four, each client on its table's own URL, every game started.
+std::vector<PlayedTable> set_up(EventLoop& loop, std::uint16_t port, int count, const json& ruleset_options) {
+    TestClient creator(loop, port, "creator");
+    REQUIRE(creator.hello("creator").value("type", "") == "ok");
+    std::vector<PlayedTable> tables(static_cast<std::size_t>(count));
+    for (int t = 0; t < count; ++t)
+        tables[static_cast<std::size_t>(t)].id =
+            creator.request_ok(create_table("spades", ruleset_options)).at("table").get<std::string>();
+    // Every client says hello and sits at once; the replies are awaited after (a table that
+    // hashes to another node than its creator's moves there first, a second or so).
+    for (auto& t : tables)
+        for (int s = 0; s < 4; ++s) {
+            Seat seat;
+            seat.name = t.id + "-s" + std::to_string(s);
+            seat.client = std::make_unique<TestClient>(loop, port, seat.name, at_table(t.id));
+            seat.client->send({{"type", "hello"}, {"id", 1}, {"protocol", 1}, {"name", seat.name}});
+            seat.client->send({{"type", "sit"}, {"id", 2}, {"table", t.id}, {"seat", s}});
+            t.seats.push_back(std::move(seat));
+        }
+    for (auto& t : tables)
+        for (auto& seat : t.seats) {
+            const json hello = seat.client->wait_for([](const json& f) { return is_reply_to(f, "hello"); }, "hello");
+            REQUIRE(hello.value("type", "") == "ok");
+            seat.token = hello.at("token").get<std::string>();
+            const json sat = seat.client->wait_for([](const json& f) { return is_reply_to(f, "sit"); }, "sit", Millis(60'000));
+            REQUIRE_MESSAGE(sat.value("type", "") == "ok", sat.dump());
+        }
+    for (auto& t : tables) {
+        for (int s = 0; s < 4; ++s)
+            t.seats[static_cast<std::size_t>(s)].bot =
+                std::make_unique<Bot>(*t.seats[static_cast<std::size_t>(s)].client, t.id, s, 7000 + static_cast<std::uint64_t>(s));
+        t.seats[0].client->request_ok({{"type", "start"}, {"table", t.id}});
+    }
+    return tables;
+}
+
+// The seat's client reconnects through the proxy, says hello with its token and resumes
+// from its last seq; a new bot goes on from what the old one knew.
+void reconnect(EventLoop& loop, std::uint16_t port, PlayedTable& t, int s) {
+    Seat& seat = t.seats[static_cast<std::size_t>(s)];
+    seat.bot->step();
+    collect({seat.bot.get()}, t.told);
+    const std::optional<std::uint64_t> last = seat.bot->last_seq;
+    const auto hand = seat.bot->hand;
+    const int trick_cards = seat.bot->trick_cards;
+    const int hands_started = seat.bot->hands_started;
+    const int games_over = seat.bot->games_over;
+    auto problems = seat.bot->problems;
+    seat.bot.reset();
+    seat.client = std::make_unique<TestClient>(loop, port, seat.name + "-again", at_table(t.id));
+    const json hello = seat.client->hello(seat.name, seat.token);
+    REQUIRE_MESSAGE(hello.value("type", "") == "ok", hello.dump());
+    const json resumed = seat.client->request({{"type", "resume"}, {"table", t.id}, {"seq", last.value_or(0)}}, Millis(60'000));
+    REQUIRE_MESSAGE(resumed.value("type", "") == "ok", resumed.dump());
+    CHECK(resumed.at("seat") == s);
+    seat.bot = std::make_unique<Bot>(*seat.client, t.id, s, 9000 + static_cast<std::uint64_t>(s + 10 * t.reconnects));
+    seat.bot->last_seq = last;
+    seat.bot->hand = hand;
+    seat.bot->trick_cards = trick_cards;
+    seat.bot->hands_started = hands_started;
+    seat.bot->games_over = games_over;
+    seat.bot->problems = std::move(problems);
+    ++t.reconnects;
+}
+
+// Plays every table until each seat has seen its game end, reconnecting every client whose
+// connection closes; the time from `since` to the last reconnection, in ms.
+long long play_to_the_end(EventLoop& loop, std::uint16_t port, std::vector<PlayedTable>& tables, Clock::time_point since,
+                          Millis timeout = Millis(240'000)) {
+    const auto deadline = Clock::now() + timeout;
+    long long last_back = 0;
+    for (;;) {
+        bool all_over = true;
+        for (auto& t : tables)
+            for (int s = 0; s < 4; ++s) {
+                Seat& seat = t.seats[static_cast<std::size_t>(s)];
+                if (seat.client->closed() && seat.bot->games_over == 0) {
+                    reconnect(loop, port, t, s);
+                    last_back = std::chrono::duration_cast<Millis>(Clock::now() - since).count();
+                }
+                seat.bot->step();
+                if (seat.bot->games_over == 0) all_over = false;
+            }
+        if (all_over) return last_back;
+        if (Clock::now() > deadline) {
+            std::string where;
+            for (auto& t : tables)
+                where += t.id + ": hands " + std::to_string(t.seats[0].bot->hands_started) + ", over " +
+                         std::to_string(t.seats[0].bot->games_over) + "; ";
+            FAIL("the games did not end in time: " << where);
+        }
+        loop.run_one(Clock::now() + Millis(20));
+    }
+}
+
+// Runs `sparts verify` on a record; its exit status and what it said.
+std::pair<int, std::string> verify(const std::string& record, const std::string& name) {
+    const auto file = std::filesystem::path(SPARTS_BINARY_DIR) / "e2e-scratch" / (name + "-" + std::to_string(::getpid()) + ".json");
+    std::filesystem::create_directories(file.parent_path());
+    std::ofstream(file) << record;
+    std::string out;
+    FILE* p = ::popen((std::string(SPARTS_CLI) + " verify " + file.string() + " 2>&1").c_str(), "r");
+    char buffer[512];
+    while (const std::size_t n = std::fread(buffer, 1, sizeof buffer, p)) out.append(buffer, n);
+    const int status = ::pclose(p);
+    std::filesystem::remove(file);
+    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+}
+
+// Every table's game is in the archive (read through the proxy, from any node) with every
+// event its clients were shown, as shown, and its record verifies.
+void check_archive(std::uint16_t port, std::vector<PlayedTable>& tables) {
+    for (auto& t : tables) {
+        CAPTURE(t.id);
+        std::vector<Bot*> bots;
+        for (auto& s : t.seats) bots.push_back(s.bot.get());
+        collect(bots, t.told);
+        for (auto& s : t.seats)
+            for (const auto& p : s.bot->problems) FAIL_CHECK(p);
+        const HttpReply game = http_get(port, "/api/games/" + t.id + "/1");
+        REQUIRE(game.status == 200);
+        const json archived = json::parse(game.body);  // (a range-for over parse(...).at() would outlive it)
+        std::map<std::uint64_t, json> stored;
+        for (const auto& e : archived.at("events")) stored[e.at("seq").get<std::uint64_t>()] = e.at("event");
+        std::size_t compared = 0;
+        for (const auto& [seq, event] : t.told) {
+            const std::string type = event.value("type", "");
+            if (type == "game_started" || type == "seat_taken") continue;
+            const auto event_seq = seq;
+            CAPTURE(event_seq);
+            CAPTURE(event);
+            REQUIRE(stored.contains(seq));
+            CHECK(stored[seq] == event);
+            ++compared;
+        }
+        CHECK(compared > 50);
+        const HttpReply record = http_get(port, "/api/games/" + t.id + "/1/record");
+        REQUIRE(record.status == 200);
+        const auto [status, said] = verify(record.body, t.id);
+        const std::string words = said;
+        CHECK_MESSAGE(status == 0, words);
+    }
+}
+
+// The node holding the most tables now (its leases in the database).
+int busiest_node(const Cluster& cluster) {
+    const std::string node = cluster.database().query(
+        "SELECT node FROM leases WHERE node <> '' GROUP BY node ORDER BY count(*) DESC, node LIMIT 1");
+    REQUIRE_FALSE(node.empty());
+    return std::stoi(node.substr(1));
+}
+
+int actions_of(std::vector<PlayedTable>& tables) {
+    int n = 0;
+    for (Bot* b : all_bots(tables)) n += b->actions;
+    return n;
+}
+
+}  // namespace cluster_test
+
+using namespace cluster_test;
+
+TEST_CASE("e2e cluster: three nodes behind HAProxy, one killed with SIGKILL mid-hand: its tables resume on the others "
+          "through HAProxy, every game ends, every record verifies, nothing shown is lost") {
+    Cluster cluster({.nodes = 3, .lease_ms = 3000, .node_flags = {"--tables-per-player", "1000", "--connections-per-address", "100000"}});
+    EventLoop loop;
+    std::vector<PlayedTable> tables = set_up(loop, cluster.port(), 40, {{"hand_cap", 2}});
+    // The tables spread over the nodes.
+    CHECK(std::stoi(cluster.database().query("SELECT count(DISTINCT node) FROM leases WHERE node <> ''")) == 3);
+
+    // Into the first hand at every table, then the busiest node dies.
+    const auto bots = all_bots(tables);
+    run_until(loop, bots, [&] { return actions_of(tables) > 40 * 20; }, "twenty actions a table");
+    const int victim = busiest_node(cluster);
+    const int victims_tables = std::stoi(cluster.database().query(
+        "SELECT count(*) FROM leases WHERE node = 'n" + std::to_string(victim) + "'"));
+    CAPTURE(victim);
+    const auto killed = Clock::now();
+    REQUIRE(cluster.node(victim).stop(SIGKILL, Millis(10'000)).has_value());
+
+    const long long back = play_to_the_end(loop, cluster.port(), tables, killed);
+    int moved = 0;
+    for (const auto& t : tables) moved += t.reconnects > 0;
+    CHECK(moved >= victims_tables);
+    MESSAGE("failover: " << victims_tables << " tables of node n" << victim << " moved; the last of their clients "
+                         << "played again " << back << " ms after the SIGKILL");
+    check_archive(cluster.port(), tables);
+    // No living node lost a table it held to another (nothing was fenced off): only the dead node's moved.
+    const std::string logs = cluster.logs();
+    CHECK_MESSAGE(logs.find("another node holds it now") == std::string::npos, logs);
+}
