@@ -6,6 +6,9 @@
 // (the one the nearest trusted proxy saw; entries further left are the
 // client's own say and cannot be believed). From any other peer,
 // X-Forwarded-For is ignored, so that nobody can choose their own address.
+// With --proxy-protocol v2 a trusted proxy names its client in a PROXY header
+// instead (proxy_header.hpp, read by HttpSession) and X-Forwarded-For is not
+// read at all.
 //
 // Addresses are keys: IPv4 as is (an IPv4-mapped IPv6 address as its IPv4),
 // IPv6 cut to its /64, since one host is routinely given a whole /64 and

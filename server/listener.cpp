@@ -45,7 +45,8 @@ void Listener::on_accept(boost::system::error_code ec, tcp::socket socket) {
     if (!peer_ec) {
         const std::string address = peer.address().to_string();
         const std::string key = address_key(address);
-        // A trusted proxy's connection counts in the total only: its clients are told apart by X-Forwarded-For.
+        // A trusted proxy's connection counts in the total only: its clients are told apart by X-Forwarded-For,
+        // or by the PROXY header HttpSession reads first (which then counts it against the client's address).
         const bool proxy = hub_.trusted_proxies.trusts(address);
         Ticket ticket = hub_.stopping ? Ticket{} : hub_.connections.admit(proxy ? std::string() : key);
         if (ticket) {
