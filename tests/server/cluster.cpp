@@ -52,6 +52,8 @@ std::string haproxy_config(std::uint16_t port, const std::vector<std::uint16_t>&
         "defaults\n"
         "  mode http\n"
         "  timeout connect 1s\n"
+        // A node that is paused (SIGSTOP) still accepts connections in its kernel: its checks time out.
+        "  timeout check 500ms\n"
         "  timeout client 120s\n"
         "  timeout server 120s\n"
         "  timeout tunnel 1h\n"

@@ -17,7 +17,9 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <map>
+#include <thread>
 #include "cluster.hpp"
 #include "http_client.hpp"
 #include "test_client.hpp"
@@ -94,6 +96,7 @@ std::vector<PlayedTable> set_up(EventLoop& loop, std::uint16_t port, int count, 
 // from its last seq; a new bot goes on from what the old one knew.
 void reconnect(EventLoop& loop, std::uint16_t port, PlayedTable& t, int s) {
     Seat& seat = t.seats[static_cast<std::size_t>(s)];
+
     seat.bot->step();
     collect({seat.bot.get()}, t.told);
     const std::optional<std::uint64_t> last = seat.bot->last_seq;
@@ -103,12 +106,25 @@ void reconnect(EventLoop& loop, std::uint16_t port, PlayedTable& t, int s) {
     const int games_over = seat.bot->games_over;
     auto problems = seat.bot->problems;
     seat.bot.reset();
-    seat.client = std::make_unique<TestClient>(loop, port, seat.name + "-again", at_table(t.id));
-    const json hello = seat.client->hello(seat.name, seat.token);
-    REQUIRE_MESSAGE(hello.value("type", "") == "ok", hello.dump());
-    const json resumed = seat.client->request({{"type", "resume"}, {"table", t.id}, {"seq", last.value_or(0)}}, Millis(60'000));
-    REQUIRE_MESSAGE(resumed.value("type", "") == "ok", resumed.dump());
-    CHECK(resumed.at("seat") == s);
+    // A node that is going away may still take the connection and close it (1001), or say the
+    // table moved (4005): the client tries again, through the proxy, as a real client would.
+    std::string why;
+    for (int attempt = 1;; ++attempt) {
+        REQUIRE_MESSAGE(attempt <= 50, "cannot resume " << seat.name << ": " << why);
+        try {
+            seat.client = std::make_unique<TestClient>(loop, port, seat.name + "-again", at_table(t.id));
+            const json hello = seat.client->hello(seat.name, seat.token);
+            if (hello.value("type", "") != "ok") throw std::runtime_error(hello.dump());
+            const json resumed =
+                seat.client->request({{"type", "resume"}, {"table", t.id}, {"seq", last.value_or(0)}}, Millis(60'000));
+            if (resumed.value("type", "") != "ok") throw std::runtime_error(resumed.dump());
+            CHECK(resumed.at("seat") == s);
+            break;
+        } catch (const std::exception& e) {
+            why = e.what();
+            std::this_thread::sleep_for(Millis(100));
+        }
+    }
     seat.bot = std::make_unique<Bot>(*seat.client, t.id, s, 9000 + static_cast<std::uint64_t>(s + 10 * t.reconnects));
     seat.bot->last_seq = last;
     seat.bot->hand = hand;
@@ -119,10 +135,10 @@ void reconnect(EventLoop& loop, std::uint16_t port, PlayedTable& t, int s) {
     ++t.reconnects;
 }
 
-// Plays every table until each seat has seen its game end, reconnecting every client whose
-// connection closes; the time from `since` to the last reconnection, in ms.
-long long play_to_the_end(EventLoop& loop, std::uint16_t port, std::vector<PlayedTable>& tables, Clock::time_point since,
-                          Millis timeout = Millis(240'000)) {
+// Plays every table until `done()` (by default: each seat has seen its game end), reconnecting
+// every client whose connection closes; the time from `since` to the last reconnection, in ms.
+long long play(EventLoop& loop, std::uint16_t port, std::vector<PlayedTable>& tables, Clock::time_point since,
+               const std::function<bool()>& done = {}, Millis timeout = Millis(240'000)) {
     const auto deadline = Clock::now() + timeout;
     long long last_back = 0;
     for (;;) {
@@ -137,13 +153,13 @@ long long play_to_the_end(EventLoop& loop, std::uint16_t port, std::vector<Playe
                 seat.bot->step();
                 if (seat.bot->games_over == 0) all_over = false;
             }
-        if (all_over) return last_back;
+        if (done ? done() : all_over) return last_back;
         if (Clock::now() > deadline) {
             std::string where;
             for (auto& t : tables)
                 where += t.id + ": hands " + std::to_string(t.seats[0].bot->hands_started) + ", over " +
                          std::to_string(t.seats[0].bot->games_over) + "; ";
-            FAIL("the games did not end in time: " << where);
+            FAIL("the games did not get there in time: " << where);
         }
         loop.run_one(Clock::now() + Millis(20));
     }
@@ -234,7 +250,7 @@ TEST_CASE("e2e cluster: three nodes behind HAProxy, one killed with SIGKILL mid-
     const auto killed = Clock::now();
     REQUIRE(cluster.node(victim).stop(SIGKILL, Millis(10'000)).has_value());
 
-    const long long back = play_to_the_end(loop, cluster.port(), tables, killed);
+    const long long back = play(loop, cluster.port(), tables, killed);
     int moved = 0;
     for (const auto& t : tables) moved += t.reconnects > 0;
     CHECK(moved >= victims_tables);
@@ -242,6 +258,98 @@ TEST_CASE("e2e cluster: three nodes behind HAProxy, one killed with SIGKILL mid-
                          << "played again " << back << " ms after the SIGKILL");
     check_archive(cluster.port(), tables);
     // No living node lost a table it held to another (nothing was fenced off): only the dead node's moved.
+    const std::string logs = cluster.logs();
+    CHECK_MESSAGE(logs.find("another node holds it now") == std::string::npos, logs);
+}
+
+TEST_CASE("e2e cluster: a node paused (SIGSTOP) past its leases loses its tables to another node, which plays on, and "
+          "continued (SIGCONT), it commits nothing and shows nothing of them") {
+    Cluster cluster({.nodes = 3, .lease_ms = 1500, .node_flags = {"--tables-per-player", "1000", "--connections-per-address", "100000"}});
+    EventLoop loop;
+    std::vector<PlayedTable> tables = set_up(loop, cluster.port(), 12, {{"hand_cap", 2}});
+    run_until(loop, all_bots(tables), [&] { return actions_of(tables) > 12 * 15; }, "fifteen actions a table");
+    const int paused = busiest_node(cluster);
+    const std::string node = "n" + std::to_string(paused);
+    CAPTURE(node);
+    const std::string watched = cluster.database().query("SELECT min(table_id) FROM leases WHERE node = '" + node + "'");
+    PlayedTable* moving = nullptr;
+    for (auto& t : tables)
+        if (t.id == watched) moving = &t;
+    REQUIRE(moving);
+
+    // A spectator straight on the node (from 127.0.0.2, which is no proxy: no PROXY header), to see
+    // everything it sends.
+    TestClient::Connect direct;
+    direct.source = "127.0.0.2";
+    TestClient spectator(loop, cluster.node_port(paused), "direct-spectator", direct);
+    REQUIRE(spectator.hello("direct").value("type", "") == "ok");
+    spectator.request_ok({{"type", "watch"}, {"table", watched}});
+    Bot watcher(spectator, watched, -1, 1);
+    run_until(loop, all_bots(tables), [&] { watcher.step(); return watcher.events.size() > 3; }, "the spectator sees play");
+
+    REQUIRE(::kill(cluster.node(paused).pid(), SIGSTOP) == 0);
+    const auto stopped = Clock::now();
+    // The proxy's checks of the paused node time out and it is taken out of the hash; its clients
+    // hear nothing more and give up on their connections, as clients with a ping timeout do.
+    std::this_thread::sleep_for(Millis(2000));
+    int dropped = 0;
+    for (auto& t : tables) {
+        if (cluster.database().query("SELECT node FROM leases WHERE table_id = '" + t.id + "'") != node) continue;
+        for (auto& seat : t.seats) seat.client->drop();
+        ++dropped;
+    }
+    CHECK(dropped > 0);
+    // They reconnect through the proxy; another node takes each table over once its lease has expired, and plays on.
+    const int before = actions_of(tables);
+    const long long back = play(loop, cluster.port(), tables, stopped, [&] { return actions_of(tables) > before + 12 * 10; });
+    MESSAGE("the paused node's " << dropped << " tables played again on other nodes " << back << " ms after SIGSTOP");
+    CHECK(cluster.database().query("SELECT count(*) FROM leases WHERE node = '" + node + "'") == "0");
+
+    // Continued: whatever it was doing (a step read before the pause, a bot's or a timer's move)
+    // is refused by the fence or dropped once it learns its leases are gone; its connections close.
+    REQUIRE(::kill(cluster.node(paused).pid(), SIGCONT) == 0);
+    const auto closed = spectator.wait_closed(Millis(15'000));
+    REQUIRE(closed.has_value());
+    CHECK(*closed == 4005);
+    watcher.step();
+    play(loop, cluster.port(), tables, stopped);
+    // Every event anyone was shown, the spectator on the paused node included, is in the archive as shown.
+    collect({&watcher}, moving->told);
+    for (const auto& p : watcher.problems) FAIL_CHECK(p);
+    check_archive(cluster.port(), tables);
+    const std::string logs = cluster.node(paused).output();
+    CHECK_MESSAGE((logs.find("a commit was refused") != std::string::npos ||
+                   logs.find("another node holds it now") != std::string::npos),
+                  logs);
+    CHECK(cluster.running(paused));
+}
+
+TEST_CASE("e2e cluster: a rolling upgrade, each node in turn stopped with SIGTERM and started again while the games "
+          "run, stops no game and loses nothing") {
+    Cluster cluster({.nodes = 3, .lease_ms = 3000, .node_flags = {"--tables-per-player", "1000", "--connections-per-address", "100000"}});
+    EventLoop loop;
+    // Whole games (to 500 points, a dozen hands or more): the three restarts fall in the middle of them.
+    std::vector<PlayedTable> tables = set_up(loop, cluster.port(), 12, json::object());
+    const auto began = Clock::now();
+    for (int i = 0; i < cluster.nodes(); ++i) {
+        CAPTURE(i);
+        const int before = actions_of(tables);
+        play(loop, cluster.port(), tables, began, [&] { return actions_of(tables) > before + 12 * 8; });
+        for (auto& t : tables) REQUIRE(t.seats[0].bot->games_over == 0);  // still playing
+        // SIGTERM: not ready for --drain-ms, then its tables handed over (their clients told to
+        // reconnect: closing "moved", close 4005), then it exits; the games go on meanwhile.
+        REQUIRE(::kill(cluster.node(i).pid(), SIGTERM) == 0);
+        std::optional<int> status;
+        play(loop, cluster.port(), tables, began, [&] { return (status = cluster.node(i).wait_exit(Millis(0))).has_value(); },
+             Millis(60'000));
+        CHECK(*status == 0);
+        cluster.start(i);  // the new version, on the same port
+    }
+    play(loop, cluster.port(), tables, began);
+    check_archive(cluster.port(), tables);
+    int moved = 0;
+    for (const auto& t : tables) moved += t.reconnects > 0;
+    CHECK(moved > 0);
     const std::string logs = cluster.logs();
     CHECK_MESSAGE(logs.find("another node holds it now") == std::string::npos, logs);
 }

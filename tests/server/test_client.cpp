@@ -357,6 +357,9 @@ void Bot::handle(const json& f) {
         const json id = f.value("id", json());
         if (awaiting_ && id.is_string() && id.get<std::string>() == *awaiting_) {
             awaiting_.reset();
+            // A table that moved to another node (many nodes) did not apply it: the client
+            // reconnects, resumes, and is asked again.
+            if (type == "error" && f.value("code", "") == "table_moved") return;
             if (type == "error") return problem("its action was refused: " + f.dump());
             answered_seq_ = f.at("seq").get<std::uint64_t>();
             if (turn && turn->at("seq").get<std::uint64_t>() < answered_seq_) turn.reset();
