@@ -198,9 +198,10 @@ void check_archive(std::uint16_t port, std::vector<PlayedTable>& tables) {
         for (const auto& [seq, event] : t.told) {
             const std::string type = event.value("type", "");
             if (type == "game_started" || type == "seat_taken") continue;
-            const auto event_seq = seq;
+            const auto event_seq = seq;  // (clang 15 cannot capture a structured binding)
+            const json shown = event;
             CAPTURE(event_seq);
-            CAPTURE(event);
+            CAPTURE(shown);
             REQUIRE(stored.contains(seq));
             CHECK(stored[seq] == event);
             ++compared;
