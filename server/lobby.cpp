@@ -120,6 +120,8 @@ void Lobby::welcome_back(const std::shared_ptr<Session>& session, const Request&
 
 void Lobby::answer_hello(const std::shared_ptr<Session>& session, const Request& request, PlayerRef player,
                          const std::string& hash, json reply) {
+    // Many nodes: the client learns it should open a connection per table (/ws?table=ID).
+    if (!hub_->config.node_id.empty()) reply["node"] = hub_->config.node_id;
     // The player (and its name) is stored before the client hears of it:
     // a token handed out is a token that survives a crash.
     auto answer = [session, player, text = ok_reply(request.id, "hello", std::move(reply))]() mutable {

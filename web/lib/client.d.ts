@@ -75,6 +75,10 @@ export declare class SpartsClient {
   status: ConnectionStatus;
   models: Map<string, TableModel>;
   invites: Map<string, string>;
+  /** the server's hello named a node (many nodes): one table a connection, at /ws?table=ID */
+  clustered: boolean;
+  /** the table this connection is opened for, when clustered */
+  routeTable: string | null;
 
   on<K extends keyof ClientEvents>(type: K, listener: (payload: ClientEvents[K]) => void): () => void;
   connect(): Promise<OkHello>;

@@ -4,6 +4,12 @@
 // keeps a TableModel per table it follows, and, when the connection drops,
 // reconnects with exponential backoff, says hello with the token and resumes each
 // table from the last seq it has (a snapshot reply replaces the model).
+//
+// Against a server of many nodes (its hello names a `node`), the connection is
+// opened at /ws?table=ID for the table being played or watched, so that the
+// proxy sends it to the node holding that table; opening another table moves
+// the connection there, and a table that moves to another node (`closing`,
+// reason "moved", close 4005) is followed at once (PROTOCOL.md §18).
 // See README.md beside this file.
 
 import { TableModel } from "./table-model.js";
@@ -62,6 +68,8 @@ export class SpartsClient {
     this.followed = new Map(); // table -> {invite?} : the tables to resume after a reconnect
     this.invites = new Map(); // table -> invite code we know
     this.replayTable = null;
+    this.clustered = false; // the server's hello named a node: one table a connection
+    this.routeTable = null; // the table this connection is opened for (/ws?table=), when clustered
 
     this._ws = null;
     this._nextId = 1;
@@ -151,7 +159,7 @@ export class SpartsClient {
     this._setStatus(this._attempt > 0 ? "reconnecting" : "connecting", { attempt: this._attempt });
     let ws;
     try {
-      ws = new this.WebSocket(this.url);
+      ws = new this.WebSocket(this._connectUrl());
     } catch (err) {
       this._scheduleReconnect(String(err));
       return;
@@ -186,6 +194,7 @@ export class SpartsClient {
     }
     if (ws !== this._ws) return;
     this._hello = reply;
+    this.clustered = Boolean(reply.node);
     this.player = reply.player;
     this.seats = reply.seats;
     if (reply.token) {
@@ -202,6 +211,41 @@ export class SpartsClient {
     for (const table of tables) this._catchUp(table).catch(() => {});
     this._emit("hello", reply);
     for (const w of this._connectWaiters.splice(0)) w.resolve(reply);
+  }
+
+  /** The URL to open: with the table this connection is for, on a server of many nodes. */
+  _connectUrl() {
+    if (!this.routeTable) return this.url;
+    return `${this.url}${this.url.includes("?") ? "&" : "?"}table=${encodeURIComponent(this.routeTable)}`;
+  }
+
+  /**
+   * On a server of many nodes, moves the connection to the node holding `table`
+   * (a new connection at /ws?table=ID, hello, and every followed table caught up)
+   * before a request for it; nothing to do otherwise.
+   */
+  _needsRoute(table) {
+    return this.clustered && this.routeTable !== table && !this._closedByUser;
+  }
+
+  async _routeTo(table) {
+    if (!this._needsRoute(table)) return;
+    this.routeTable = table;
+    const ws = this._ws;
+    if (!ws) return this.connect();
+    const opened = new Promise((resolve, reject) => this._connectWaiters.push({ resolve, reject }));
+    this._ws = null;
+    ws.onopen = ws.onmessage = ws.onclose = ws.onerror = null;
+    try {
+      ws.close(1000);
+    } catch {
+      // ignore
+    }
+    this._stopHeartbeat();
+    this._failPending("disconnected", "the connection moved to another table's node");
+    this._attempt = 1; // "reconnecting", for a moment
+    this._open();
+    await opened;
   }
 
   _helloOn() {
@@ -238,13 +282,14 @@ export class SpartsClient {
     this._stopHeartbeat();
     this._failPending("disconnected", `the connection closed (${e?.code ?? "?"}${e?.reason ? ` ${e.reason}` : ""})`);
     if (this._closedByUser) return;
-    this._scheduleReconnect(e?.reason || `code ${e?.code}`);
+    // 4005: the table moved to another node, which has it already: come back at once.
+    this._scheduleReconnect(e?.reason || `code ${e?.code}`, e?.code === 4005);
   }
 
-  _scheduleReconnect(why) {
+  _scheduleReconnect(why, now = false) {
     this._attempt += 1;
     const b = this.backoff;
-    const base = Math.min(b.maxMs, b.initialMs * Math.pow(b.factor, this._attempt - 1));
+    const base = now ? 0 : Math.min(b.maxMs, b.initialMs * Math.pow(b.factor, this._attempt - 1));
     const delayMs = Math.round(base * (1 - b.jitter + 2 * b.jitter * this.random()));
     this._setStatus("reconnecting", { attempt: this._attempt, delayMs, reason: why });
     this._reconnectTimer = setTimeout(() => this._open(), delayMs);
@@ -333,7 +378,13 @@ export class SpartsClient {
   }
 
   /** Takes a seat (any free one without `seat`); the model then follows the table. */
-  async sit(table, options = {}) {
+  sit(table, options = {}) {
+    // (one server alone: sent at once, as before; many nodes: after the move)
+    if (this._needsRoute(table)) return this._routeTo(table).then(() => this._sit(table, options));
+    return this._sit(table, options);
+  }
+
+  async _sit(table, options) {
     const invite = options.invite ?? this.invites.get(table);
     const msg = { type: "sit", table };
     if (options.seat !== undefined && options.seat !== null) msg.seat = options.seat;
@@ -348,7 +399,12 @@ export class SpartsClient {
   }
 
   /** Follows a table as a spectator. */
-  async watch(table, options = {}) {
+  watch(table, options = {}) {
+    if (this._needsRoute(table)) return this._routeTo(table).then(() => this._watch(table, options));
+    return this._watch(table, options);
+  }
+
+  async _watch(table, options) {
     const invite = options.invite ?? this.invites.get(table);
     const msg = { type: "watch", table };
     if (invite) msg.invite = invite;
@@ -411,6 +467,11 @@ export class SpartsClient {
 
   /** Catches up with a table from `seq` (default: the model's last seq). */
   resume(table, seq) {
+    if (this._needsRoute(table)) return this._routeTo(table).then(() => this._resume(table, seq));
+    return this._resume(table, seq);
+  }
+
+  _resume(table, seq) {
     this._follow(table, this.invites.get(table));
     const from = seq ?? this.models.get(table)?.seq ?? 0;
     return this.request({ type: "resume", table, seq: from });
@@ -558,6 +619,9 @@ export class SpartsClient {
         this._emit(msg.type, msg);
         return;
       case "closing":
+        // A table moved to another node: the connection closes next (4005) and is opened
+        // again for that table, where the proxy sends it now.
+        if (msg.reason === "moved" && msg.table) this.routeTable = msg.table;
         this._emit("closing", msg);
         return;
       default:

@@ -260,7 +260,7 @@ export type View = {
   legal?: Legal;
 };
 
-export type ErrorCode = "bad_json" | "bad_message" | "unknown_type" | "bad_ruleset" | "binary_frame" | "rate_limited" | "hello_first" | "already_hello" | "unsupported_protocol" | "unknown_token" | "shutting_down" | "too_many_tables" | "too_many_tables_from_address" | "server_full" | "too_many_new_players" | "seat_change_mid_game" | "internal" | "no_such_table" | "wrong_invite" | "bad_seat" | "seat_taken" | "table_full" | "not_at_table" | "already_seated" | "too_many_spectators" | "not_seated" | "already_started" | "seats_not_full" | "game_not_over" | "spectator_cannot_act" | "no_game" | "no_archive" | "no_such_game" | "broken_record" | "no_replay" | "bad_position" | "invalid_seat" | "not_your_turn" | "wrong_phase" | "game_over" | "invalid_card" | "card_not_in_hand" | "must_follow_suit" | "must_lead_card" | "hearts_not_broken" | "spades_not_broken" | "no_points_on_first_trick" | "mercy_first_trick" | "bid_out_of_range" | "dealer_cannot_make_total" | "pass_wrong_count" | "already_passed" | "invalid_choice" | "no_game_clock";
+export type ErrorCode = "bad_json" | "bad_message" | "unknown_type" | "bad_ruleset" | "binary_frame" | "rate_limited" | "hello_first" | "already_hello" | "unsupported_protocol" | "unknown_token" | "shutting_down" | "too_many_tables" | "too_many_tables_from_address" | "server_full" | "too_many_new_players" | "seat_change_mid_game" | "internal" | "no_such_table" | "table_moved" | "table_unavailable" | "wrong_invite" | "bad_seat" | "seat_taken" | "table_full" | "not_at_table" | "already_seated" | "too_many_spectators" | "not_seated" | "already_started" | "seats_not_full" | "game_not_over" | "spectator_cannot_act" | "no_game" | "no_archive" | "no_such_game" | "broken_record" | "no_replay" | "bad_position" | "invalid_seat" | "not_your_turn" | "wrong_phase" | "game_over" | "invalid_card" | "card_not_in_hand" | "must_follow_suit" | "must_lead_card" | "hearts_not_broken" | "spades_not_broken" | "no_points_on_first_trick" | "mercy_first_trick" | "bid_out_of_range" | "dealer_cannot_make_total" | "pass_wrong_count" | "already_passed" | "invalid_choice" | "no_game_clock";
 
 // ---- client/act.schema.json
 /** act: play, bid, pass or choose */
@@ -413,10 +413,12 @@ export type WatchRequest = {
 };
 
 // ---- server/closing.schema.json
-/** closing: the server is shutting down; the connection closes next (code 1001) */
+/** closing: the server is shutting down (the connection closes next, code 1001), or a table this connection follows moved to another node of a cluster (closes next, code 4005) */
 export type ClosingMessage = {
   type: "closing";
-  reason: "shutdown";
+  reason: "shutdown" | "moved";
+  /** with reason moved: the table that moved; reconnect to /ws?table=<this> */
+  table?: string;
 };
 
 // ---- server/error.schema.json
@@ -778,6 +780,8 @@ export type OkHello = {
     table: TableId;
     seat: Seat;
   }[];
+  /** many nodes only: the id of the node that answered; open a connection per table at /ws?table=ID (PROTOCOL.md §18) */
+  node?: string;
 };
 
 // ---- server/ok.leave.schema.json

@@ -219,3 +219,63 @@ test("a network that vanished without closing the socket is noticed by the heart
   assert.equal(ws.readyState, 3);
   client.close();
 });
+
+test("many nodes: a table is opened on a connection of its own at /ws?table=ID, and a table that moves is followed at once", async () => {
+  const statuses = [];
+  const client = makeClient();
+  client.on("status", (s) => statuses.push(s));
+  const lobby = await connected(client, { node: "n1" });
+  assert.equal(client.clustered, true);
+  assert.equal(lobby.url, "ws://test/ws");
+  // Sitting at t1 moves the connection to the node of t1: a new socket, hello, then the sit.
+  const sat = client.sit("t1", { seat: 0 });
+  await tick();
+  const atTable = FakeSocket.last;
+  assert.notEqual(atTable, lobby);
+  assert.equal(lobby.readyState, 3);
+  assert.equal(atTable.url, "ws://test/ws?table=t1");
+  atTable.serverOpen();
+  const hello = atTable.lastSent("hello");
+  assert.equal(hello.token, "a".repeat(32));
+  atTable.serverSend({ type: "ok", re: "hello", id: hello.id, protocol: 1, player: "p0000000000000001", name: "Ada", seats: [], node: "n2" });
+  await tick();
+  const sit = atTable.lastSent("sit");
+  assert.deepEqual({ table: sit.table, seat: sit.seat }, { table: "t1", seat: 0 });
+  atTable.serverSend({ type: "ok", re: "sit", id: sit.id, table: "t1", seat: 0 }, snapshot(12));
+  await sat;
+  // The node hands t1 over: closing "moved", close 4005; the client is back at once, on t1's URL, and resumes.
+  atTable.serverSend({ type: "closing", reason: "moved", table: "t1" });
+  atTable.serverDrop(4005);
+  const waiting = statuses.filter((s) => s.status === "reconnecting" && s.delayMs !== undefined).pop();
+  assert.equal(waiting.delayMs, 0);
+  await new Promise((r) => setTimeout(r, 5));
+  const moved = FakeSocket.last;
+  assert.notEqual(moved, atTable);
+  assert.equal(moved.url, "ws://test/ws?table=t1");
+  moved.serverOpen();
+  const again = moved.lastSent("hello");
+  moved.serverSend({ type: "ok", re: "hello", id: again.id, protocol: 1, player: "p0000000000000001", name: "Ada", seats: [{ table: "t1", seat: 0 }], node: "n3" });
+  await tick();
+  const resume = moved.lastSent("resume");
+  assert.deepEqual({ table: resume.table, seq: resume.seq }, { table: "t1", seq: 12 });
+  // Sitting at t1 again needs no move; one server alone (no node) never moves at all.
+  moved.serverSend({ type: "ok", re: "resume", id: resume.id, table: "t1", seat: 0, mode: "events", from: 13 });
+  const pending = client.sit("t1", { seat: 0 }).catch(() => {});
+  await tick();
+  assert.equal(FakeSocket.last, moved);
+  assert.equal(moved.lastSent("sit").table, "t1");
+  client.close();
+  await pending;
+});
+
+test("one server alone: sitting at a table keeps the one connection", async () => {
+  const client = makeClient();
+  const ws = await connected(client);
+  assert.equal(client.clustered, false);
+  const pending = client.sit("t4").catch(() => {});
+  await tick();
+  assert.equal(FakeSocket.last, ws);
+  assert.equal(ws.lastSent("sit").table, "t4");
+  client.close();
+  await pending;
+});
