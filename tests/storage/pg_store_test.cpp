@@ -22,12 +22,12 @@ using sparts::test::play_game;
 
 namespace pg_store_test {
 
-Batch opened(const std::string& id, int number) {
+Batch new_table(const std::string& id, int number) {
     return {OpenTable{id, number, R"({"preset":"spades","options":{}})", "spades", 4, false, "", 0, "p1", 1000},
             PutSeat{id, 0, "p1", "Ann", false, ""}};
 }
 
-void commit_all(Store& store, Batch batch) {
+void commit_now(Store& store, Batch batch) {
     store.submit(std::move(batch), nullptr);
     REQUIRE(store.flush(std::chrono::seconds(60)));
 }
@@ -97,7 +97,7 @@ TEST_CASE("postgresql: a finished game is one record row, the journal keeps each
         auto store = db.open();
         for (int t = 0; t < kTables; ++t) {
             const std::string id = "t" + std::to_string(t);
-            commit_all(*store, opened(id, t + 1));
+            commit_now(*store, new_table(id, t + 1));
             finished.push_back(play_game(id, 1, 100 + static_cast<std::uint64_t>(t), 0, 1000));
             REQUIRE(finished.back().over);
             playing.push_back(play_game(id, 2, 900 + static_cast<std::uint64_t>(t), finished.back().last_seq, 5000, 30 + t));
@@ -136,7 +136,7 @@ TEST_CASE("postgresql: a finished game is one record row, the journal keeps each
         CHECK(t.last_seq == g.last_seq);
     }
     // A closed table's rows all go.
-    commit_all(*store, {CloseTable{"t0", "over", 9999}});
+    commit_now(*store, {CloseTable{"t0", "over", 9999}});
     CHECK(db.count("SELECT COUNT(*) FROM journal WHERE table_id = 't0'") == 0);
 }
 
@@ -147,12 +147,12 @@ TEST_CASE("postgresql: a game that ends after a restart gets its whole record, f
     const std::size_t half = g.writes.size() / 2;
     {
         auto store = db.open();
-        commit_all(*store, opened("t1", 1));
-        commit_all(*store, Batch(g.writes.begin(), g.writes.begin() + static_cast<std::ptrdiff_t>(half)));
+        commit_now(*store, new_table("t1", 1));
+        commit_now(*store, Batch(g.writes.begin(), g.writes.begin() + static_cast<std::ptrdiff_t>(half)));
     }
     // Another process (the next node, a restarted server) finishes it: its writer never saw the start.
     auto store = db.open();
-    commit_all(*store, Batch(g.writes.begin() + static_cast<std::ptrdiff_t>(half), g.writes.end()));
+    commit_now(*store, Batch(g.writes.begin() + static_cast<std::ptrdiff_t>(half), g.writes.end()));
     auto archived = store->load_game("t1", 1);
     REQUIRE(archived);
     check_same_events(archived->events, g.events);
@@ -165,7 +165,7 @@ TEST_CASE("postgresql: a commit PostgreSQL refuses is retried until it succeeds,
     PgOptions options;
     options.retry_ms = 50;
     auto store = db.open(options);
-    commit_all(*store, opened("t1", 1));
+    commit_now(*store, new_table("t1", 1));
     // Every journal insert fails while this constraint stands (a full disk, as PostgreSQL sees it).
     db.database().exec("ALTER TABLE journal ADD CONSTRAINT refuse_all CHECK (seq < 0) NOT VALID");
     std::atomic<bool> done{false};
@@ -240,15 +240,15 @@ TEST_CASE("postgresql: many nodes: a table's lease goes to one node at a time, a
         return false;
     };
 
-    commit_all(*a, opened("t1", 1));  // a new table is nobody's
-    commit_all(*a, opened("t2", 2));
+    commit_now(*a, new_table("t1", 1));  // a new table is nobody's
+    commit_now(*a, new_table("t2", 2));
     CHECK(a->take_over("t9").taken == Store::Taken::no_such_table);
     auto t1 = a->take_over("t1");
     REQUIRE(t1.taken == Store::Taken::taken);
     REQUIRE(t1.state);
     CHECK(t1.state->table.id == "t1");
     CHECK(db.query("SELECT epoch FROM leases WHERE table_id = 't1'") == "1");
-    commit_all(*a, {AppendEvent{"t1", 1, 0, "seat_taken", R"({"type":"seat_taken","seat":0})", 2000}});
+    commit_now(*a, {AppendEvent{"t1", 1, 0, "seat_taken", R"({"type":"seat_taken","seat":0})", 2000}});
 
     // Held by a and renewed: b waits, and a hears that b wants it.
     CHECK(b->take_over("t1").taken == Store::Taken::held_elsewhere);
@@ -273,10 +273,10 @@ TEST_CASE("postgresql: many nodes: a table's lease goes to one node at a time, a
     auto taken = b->take_over("t1");
     REQUIRE(taken.taken == Store::Taken::taken);
     CHECK(taken.state->last_seq == 1);
-    commit_all(*b, {AppendEvent{"t1", 2, 0, "seat_taken", R"({"type":"seat_taken","seat":1})", 3000}});
+    commit_now(*b, {AppendEvent{"t1", 2, 0, "seat_taken", R"({"type":"seat_taken","seat":1})", 3000}});
     // a comes back and commits t1's next step, with another table's: t1's is refused, the other goes in.
     REQUIRE(a->take_over("t3").taken == Store::Taken::no_such_table);
-    commit_all(*a, opened("t3", 3));
+    commit_now(*a, new_table("t3", 3));
     REQUIRE(a->take_over("t3").taken == Store::Taken::taken);
     std::atomic<bool> stale_done{false}, other_done{false};
     a->submit({AppendEvent{"t1", 2, 0, "seat_taken", R"({"type":"seat_taken","seat":2})", 4000}}, [&] { stale_done = true; });
