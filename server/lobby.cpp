@@ -187,20 +187,72 @@ void Lobby::sweep() {
 }
 
 void Lobby::list_tables(std::shared_ptr<Session> session, Request request) {
-    net::post(strand_, [this, session = std::move(session), request = std::move(request)] {
-        guarded(*hub_, session, request, "list_tables", [&] {
-            const auto& l = std::get<ListTables>(request.body);
-            json list = json::array();
-            for (const auto& [id, t] : tables_) {
-                if (t.is_private) continue;
-                if (l.preset && *l.preset != t.preset) continue;
-                if (l.seats && *l.seats != t.seats) continue;
-                if (l.open_only && (t.free_seats() == 0 || t.state == "playing")) continue;
-                list.push_back(t.to_json());
+    if (hub_->store && hub_->store->clustered()) {
+        // Many nodes: every node's tables, from the database (read at most once a second, on
+        // the archive threads), with this node's own as it knows them now.
+        return net::post(hub_->archive_threads, [this, session = std::move(session), request = std::move(request)]() mutable {
+            std::shared_ptr<const std::vector<TableSummary>> listed;
+            try {
+                listed = cluster_list();
+            } catch (const std::exception& e) {
+                spdlog::error("lobby: cannot read the tables of the other nodes: {}", e.what());
             }
-            session->send(ok_reply(request.id, "list_tables", {{"tables", std::move(list)}}));
+            net::post(strand_, [this, session = std::move(session), request = std::move(request), listed = std::move(listed)] {
+                guarded(*hub_, session, request, "list_tables", [&] { answer_list(session, request, listed.get()); });
+            });
         });
+    }
+    net::post(strand_, [this, session = std::move(session), request = std::move(request)] {
+        guarded(*hub_, session, request, "list_tables", [&] { answer_list(session, request, nullptr); });
     });
+}
+
+std::shared_ptr<const std::vector<TableSummary>> Lobby::cluster_list() {
+    std::lock_guard lock(listed_mutex_);
+    const auto now = Clock::now();
+    if (listed_ && now - listed_at_ < std::chrono::seconds(1)) return listed_;
+    auto list = std::make_shared<std::vector<TableSummary>>();
+    for (const storage::ListedTable& t : hub_->store->listed_tables()) {
+        TableSummary s;
+        s.id = t.id;
+        const auto preset = parse_preset(t.preset);
+        if (!preset) continue;
+        s.preset = *preset;
+        s.ruleset = json::parse(t.ruleset, nullptr, false);
+        if (s.ruleset.is_discarded()) continue;
+        s.seats = std::min(t.seats, static_cast<int>(s.seat_players.size()));
+        for (int i = 0; i < s.seats; ++i) {
+            const auto& seat = t.seated[static_cast<std::size_t>(i)];
+            s.seat_players[static_cast<std::size_t>(i)] = seat.bot ? "bot" : seat.player;
+            s.seat_names[static_cast<std::size_t>(i)] = seat.name;
+        }
+        s.turn_seconds = t.turn_seconds;
+        s.game = t.game;
+        s.state = t.game == 0 ? "waiting" : t.playing ? "playing" : "over";
+        s.creator = t.creator;
+        list->push_back(std::move(s));
+    }
+    listed_ = std::move(list);
+    listed_at_ = now;
+    return listed_;
+}
+
+void Lobby::answer_list(const std::shared_ptr<Session>& session, const Request& request,
+                        const std::vector<TableSummary>* others) {
+    const auto& l = std::get<ListTables>(request.body);
+    json list = json::array();
+    const auto add = [&](const TableSummary& t) {
+        if (t.is_private) return;
+        if (l.preset && *l.preset != t.preset) return;
+        if (l.seats && *l.seats != t.seats) return;
+        if (l.open_only && (t.free_seats() == 0 || t.state == "playing")) return;
+        list.push_back(t.to_json());
+    };
+    for (const auto& [id, t] : tables_) add(t);
+    if (others)
+        for (const TableSummary& t : *others)
+            if (!tables_.count(t.id)) add(t);
+    session->send(ok_reply(request.id, "list_tables", {{"tables", std::move(list)}}));
 }
 
 void Lobby::create_table(std::shared_ptr<Session> session, PlayerRef player, Request request) {

@@ -13,6 +13,7 @@
 // (its token still works: a returning player is read back from the store),
 // and a closed table leaves nothing behind here.
 #pragma once
+#include <mutex>
 #include <memory>
 #include <string>
 #include <unordered_map>
@@ -67,6 +68,11 @@ private:
                       const std::string& hash, nlohmann::json reply);
     void sweep();
     void count_players();
+    // list_tables' answer: this node's tables, and `others` (many nodes) that are not here.
+    void answer_list(const std::shared_ptr<Session>& session, const Request& request,
+                     const std::vector<TableSummary>* others);
+    // Many nodes: every public open table, from the store; read again once a second at most.
+    std::shared_ptr<const std::vector<TableSummary>> cluster_list();
 
     boost::asio::strand<boost::asio::io_context::executor_type> strand_;
     Hub* hub_ = nullptr;
@@ -78,6 +84,9 @@ private:
     int open_tables_ = 0;                                             // created (stored or not yet) and not closed
     std::uint64_t next_table_ = 1;
     std::unique_ptr<boost::asio::steady_timer> sweep_timer_;
+    std::mutex listed_mutex_;  // cluster_list() runs on the archive threads
+    std::shared_ptr<const std::vector<TableSummary>> listed_;
+    Clock::time_point listed_at_{};
 };
 
 }  // namespace sparts::server

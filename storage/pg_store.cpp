@@ -746,6 +746,45 @@ std::uint64_t PgStore::next_table_number(std::uint64_t after_local) {
     });
 }
 
+std::vector<ListedTable> PgStore::listed_tables() {
+    if (!clustered()) return {};
+    return reader_->with([](pg::Connection& db) {
+        std::vector<ListedTable> out;
+        std::unordered_map<std::string, std::size_t> index;
+        const pg::Result tables = db.exec(
+            "SELECT t.id, t.ruleset, t.preset, t.seats, t.turn_seconds, t.creator, COALESCE(g.game, 0), "
+            "g.game IS NOT NULL AND g.finished_ms IS NULL FROM tables t LEFT JOIN LATERAL "
+            "(SELECT game, finished_ms FROM games WHERE table_id = t.id ORDER BY game DESC LIMIT 1) g ON true "
+            "WHERE t.closed_ms IS NULL AND NOT t.private ORDER BY t.number");
+        for (int i = 0; i < tables.rows(); ++i) {
+            ListedTable t;
+            t.id = tables.text(i, 0);
+            t.ruleset = tables.text(i, 1);
+            t.preset = tables.text(i, 2);
+            t.seats = static_cast<int>(tables.number(i, 3));
+            t.turn_seconds = static_cast<int>(tables.number(i, 4));
+            t.creator = tables.text(i, 5);
+            t.game = static_cast<int>(tables.number(i, 6));
+            t.playing = tables.boolean(i, 7);
+            t.seated.resize(static_cast<std::size_t>(std::max(0, t.seats)));
+            index[t.id] = out.size();
+            out.push_back(std::move(t));
+        }
+        const pg::Result seats = db.exec(
+            "SELECT s.table_id, s.seat, s.player, s.name, s.bot FROM seats s JOIN tables t ON t.id = s.table_id "
+            "WHERE t.closed_ms IS NULL AND NOT t.private");
+        for (int i = 0; i < seats.rows(); ++i) {
+            const auto it = index.find(seats.text(i, 0));
+            if (it == index.end()) continue;
+            ListedTable& t = out[it->second];
+            const auto s = seats.number(i, 1);
+            if (s < 0 || s >= t.seats) continue;
+            t.seated[static_cast<std::size_t>(s)] = StoredSeat{seats.text(i, 2), seats.text(i, 3), seats.boolean(i, 4), {}};
+        }
+        return out;
+    });
+}
+
 Store::TakeOver PgStore::take_over(const std::string& table) {
     if (!clustered()) return {};
     const Taken taken = leases_->with([&](pg::Connection& db) {

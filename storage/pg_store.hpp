@@ -55,6 +55,7 @@ public:
     void release(const std::string& table, std::function<void()> done) override;
     void on_lease_events(LeaseEvents events) override;
     std::uint64_t next_table_number(std::uint64_t after_local) override;
+    std::vector<ListedTable> listed_tables() override;
 
 private:
     struct Pending {

@@ -140,6 +140,19 @@ struct OpenTableState {
     Millis last_event_at = 0;              // when the table last did anything
 };
 
+// An open table as the lobby lists it, read from the store (many nodes: any node lists them all).
+struct ListedTable {
+    std::string id;
+    std::string ruleset;  // JSON
+    std::string preset;
+    int seats = 0;
+    int turn_seconds = 0;
+    std::string creator;
+    std::vector<StoredSeat> seated;  // one per seat
+    int game = 0;                    // games started
+    bool playing = false;            // its latest game is in progress
+};
+
 struct ArchiveQuery {
     std::string player;   // only games this player sat in
     std::string preset;

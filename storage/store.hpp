@@ -69,6 +69,9 @@ public:
         std::function<void(const std::string& table)> wanted;
     };
     virtual void on_lease_events(LeaseEvents events) { (void)events; }
+    // Every public open table (many nodes: whichever node holds it). Empty for one server
+    // alone, whose lobby knows its tables itself.
+    virtual std::vector<ListedTable> listed_tables() { return {}; }
     // The number of a new table ("t<n>"), unique across the nodes.
     virtual std::uint64_t next_table_number(std::uint64_t after_local) { return after_local + 1; }
 

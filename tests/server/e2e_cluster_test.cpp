@@ -240,6 +240,15 @@ TEST_CASE("e2e cluster: three nodes behind HAProxy, one killed with SIGKILL mid-
     std::vector<PlayedTable> tables = set_up(loop, cluster.port(), 40, {{"hand_cap", 2}});
     // The tables spread over the nodes.
     CHECK(std::stoi(cluster.database().query("SELECT count(DISTINCT node) FROM leases WHERE node <> ''")) == 3);
+    // Any node lists them all (lobby connections go round robin): the ones it holds and the others'.
+    for (int i = 0; i < 3; ++i) {
+        TestClient lobby(loop, cluster.port(), "lobby-" + std::to_string(i));
+        const json hello = lobby.hello("lobby");
+        CHECK(hello.contains("node"));
+        const json listed = lobby.request_ok({{"type", "list_tables"}, {"open", false}});
+        CHECK(listed.at("tables").size() == 40);
+        for (const json& t : listed.at("tables")) CHECK(t.at("state") == "playing");
+    }
 
     // Into the first hand at every table, then the busiest node dies.
     const auto bots = all_bots(tables);
