@@ -22,6 +22,7 @@ struct Client::Impl {
     ClientOwner& owner;
     const int index;
     std::string host;
+    std::string path = "/ws";
     std::deque<std::string> queue;
     bool writing = false;
     bool is_open = false;
@@ -45,7 +46,7 @@ struct Client::Impl {
             ws.set_option(websocket::stream_base::timeout::suggested(beast::role_type::client));
             ws.secure_prng(false);  // masking keys need not be secret here
             ws.auto_fragment(false);
-            ws.async_handshake(host, "/ws", [this](beast::error_code e) {
+            ws.async_handshake(host, path, [this](beast::error_code e) {
                 if (e) return fail("handshake", e);
                 ws.text(true);
                 is_open = true;
@@ -90,8 +91,9 @@ Client::Client(Strand strand, ClientOwner& owner, int index)
 
 Client::~Client() = default;
 
-void Client::connect(const tcp::endpoint& server, const std::string& host) {
+void Client::connect(const tcp::endpoint& server, const std::string& host, const std::string& path) {
     impl_->host = host;
+    impl_->path = path;
     impl_->connect(server);
 }
 

@@ -31,7 +31,7 @@ public:
     Client& operator=(const Client&) = delete;
 
     // TCP connect, then the WebSocket handshake on /ws; on_open once it is done.
-    void connect(const boost::asio::ip::tcp::endpoint& server, const std::string& host);
+    void connect(const boost::asio::ip::tcp::endpoint& server, const std::string& host, const std::string& path = "/ws");
     void send(std::string text);
     bool open() const;
 

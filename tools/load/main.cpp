@@ -51,6 +51,9 @@ memory.
   --server-pid PID      read the server's VmRSS and VmHWM (/proc/PID/status) before
                         connecting, once every table is seated, and at the end; and
                         its CPU time over the measured window
+  --route-by-table      each table's clients connect at /ws?table=load-<n> (one key a
+                        table), so that a proxy hashing the parameter sends them all
+                        to one node of a cluster
   --threads T           io threads (default 1)
   --seed S              seed of the bots' choices (default 1)
   --timeout S           give up after S seconds in all (default 3600)
@@ -72,6 +75,7 @@ struct Options {
     double connect_rate = 2000;
     int server_pid = 0;
     int threads = 1;
+    bool route_by_table = false;
     std::uint64_t seed = 1;
     double timeout = 3600;
     double progress_seconds = 5;
@@ -92,6 +96,10 @@ std::optional<Options> parse(int argc, char** argv) {
         if (flag == "--help" || flag == "-h") {
             std::cout << kUsage;
             std::exit(0);
+        }
+        if (flag == "--route-by-table") {
+            o.route_by_table = true;
+            continue;
         }
         if (flag == "--json") {
             o.json_out = true;
@@ -288,6 +296,7 @@ int main(int argc, char** argv) {
     RunState run;
     run.server = net::ip::tcp::endpoint(address, static_cast<unsigned short>(o.port));
     run.host = o.host + ":" + std::to_string(o.port);
+    run.route_by_table = o.route_by_table;
     run.ruleset = ruleset.dump();
     run.seats = rules->seats;
     run.think_ms = o.think_ms;

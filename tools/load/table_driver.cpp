@@ -67,7 +67,10 @@ TableDriver::TableDriver(net::io_context& io, RunState& run, int index)
 
 void TableDriver::connect() {
     net::post(strand_, [this] {
-        for (auto& c : clients_) c->connect(run_.server, run_.host);
+        // Behind a proxy of many nodes, a table's clients all reach the node its key hashes to,
+        // which creates the table and holds it: the key need not be the table's id.
+        const std::string path = run_.route_by_table ? "/ws?table=load-" + std::to_string(index_) : "/ws";
+        for (auto& c : clients_) c->connect(run_.server, run_.host, path);
     });
 }
 

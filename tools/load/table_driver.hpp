@@ -24,6 +24,7 @@ struct RunState {
     // settings
     boost::asio::ip::tcp::endpoint server;
     std::string host;              // the Host header
+    bool route_by_table = false;   // each table's clients open /ws?table=load-<n>: a proxy hashes them to one node
     std::string ruleset;           // JSON text: {"preset":...,"options":{...}}
     int seats = 4;
     int think_ms = 0;              // at most one action a table every think_ms (0: flat out)
