@@ -31,10 +31,12 @@ RUN apt-get update -qq \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
       libstdc++6 libspdlog1.10 libfmt9 libsqlite3-0 libssl3 libjemalloc2 libpq5 \
  && rm -rf /var/lib/apt/lists/* \
- && useradd --system --create-home --home-dir /var/lib/sparts --shell /usr/sbin/nologin sparts
+ && groupadd --system --gid 10001 sparts \
+ && useradd --system --uid 10001 --gid 10001 --create-home --home-dir /var/lib/sparts --shell /usr/sbin/nologin sparts
 COPY --from=build /src/build/server/sparts-server /usr/local/bin/sparts-server
 COPY --from=build /src/build/tools/sparts /usr/local/bin/sparts
-USER sparts
+# By number: Kubernetes' runAsNonRoot can check a numeric user, not a name.
+USER 10001:10001
 WORKDIR /var/lib/sparts
 # The database lives on a volume: games survive the container.
 VOLUME ["/var/lib/sparts"]

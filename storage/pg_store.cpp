@@ -442,8 +442,18 @@ Outcome<std::unique_ptr<PgStore>, std::string> PgStore::open(const std::string& 
         store->writer_ = std::make_unique<Writer>(url);
         pg::Connection& db = store->writer_->conn();
         const std::string where = "PostgreSQL database " + shown;
+        // Nodes starting together inspect and migrate one at a time. (Looking first and locking
+        // after let two nodes both find an empty database and both create the schema; and a
+        // session's cached catalog did not see a table another session had just created: the
+        // catalog is read with a query, which takes a fresh snapshot.)
+        db.exec("SELECT pg_advisory_lock($1)", pg::Params().number(kMigrationLock));
+        const auto has_schema = [&] {
+            return db.exec("SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_tables WHERE schemaname = current_schema() "
+                           "AND tablename = 'sparts_schema')")
+                .boolean(0, 0);
+        };
         int version = 0;
-        if (db.exec("SELECT to_regclass('sparts_schema') IS NULL").boolean(0, 0)) {
+        if (!has_schema()) {
             const pg::Result others = db.exec(
                 "SELECT string_agg(tablename, ', ' ORDER BY tablename) FROM (SELECT tablename FROM pg_tables "
                 "WHERE schemaname = current_schema() ORDER BY tablename LIMIT 5) t");
@@ -456,25 +466,19 @@ Outcome<std::unique_ptr<PgStore>, std::string> PgStore::open(const std::string& 
         if (version > latest_pg_schema_version())
             return where + " has schema version " + std::to_string(version) + ", newer than this server's " +
                    std::to_string(latest_pg_schema_version()) + ": run a newer sparts-server, or point --database elsewhere";
-        while (version < latest_pg_schema_version()) {
-            // Under the migration lock, the version read again: another node may have migrated meanwhile.
+        for (; version < latest_pg_schema_version(); ++version) {
             db.exec("BEGIN");
             try {
-                db.exec("SELECT pg_advisory_xact_lock($1)", pg::Params().number(kMigrationLock));
-                const bool fresh = db.exec("SELECT to_regclass('sparts_schema') IS NULL").boolean(0, 0);
-                const int now = fresh ? 0 : static_cast<int>(db.exec("SELECT version FROM sparts_schema").number(0, 0));
-                if (now == version) {
-                    db.exec_script(pg_migrations()[static_cast<std::size_t>(version)]);
-                    db.exec("UPDATE sparts_schema SET version = $1", pg::Params().number(version + 1));
-                }
+                db.exec_script(pg_migrations()[static_cast<std::size_t>(version)]);
+                db.exec("UPDATE sparts_schema SET version = $1", pg::Params().number(version + 1));
                 db.exec("COMMIT");
-                if (now == version) spdlog::info("database {}: schema migrated to version {}", shown, version + 1);
-                version = now == version ? version + 1 : now;
             } catch (...) {
                 db.exec("ROLLBACK");
                 throw;
             }
+            spdlog::info("database {}: schema migrated to version {}", shown, version + 1);
         }
+        db.exec("SELECT pg_advisory_unlock($1)", pg::Params().number(kMigrationLock));
         if (const std::string taken = store->writer_->lock(options.node, options.lease_ms); !taken.empty())
             return where + " " + taken;
         store->writer_->prepare();

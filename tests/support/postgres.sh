@@ -7,8 +7,8 @@
 #
 # fsync is off: these clusters hold test data only, and a test that kills
 # sparts-server kills no PostgreSQL (commits are still synchronous: a commit
-# PostgreSQL acknowledged is in its log). The benchmarks use a cluster of
-# their own with the defaults (tools/load/).
+# PostgreSQL acknowledged is in its log). SPARTS_PG_DURABLE=1 keeps
+# PostgreSQL's defaults (the benchmarks, tools/load/cluster_figures.py).
 set -euo pipefail
 cmd="${1:?usage: postgres.sh start|stop|url DIR}"
 dir="$(realpath -m "${2:?usage: postgres.sh start|stop|url DIR}")"
@@ -29,9 +29,11 @@ case "$cmd" in
       "${as_owner[@]}" "$bin/initdb" -D "$dir/data" -A trust -U sparts --locale=C.UTF-8 -E UTF8 >"$dir/initdb.log" 2>&1 ||
         { cat "$dir/initdb.log" >&2; exit 1; }
     fi
+    speed="-c fsync=off -c full_page_writes=off"
+    [ "${SPARTS_PG_DURABLE:-0}" = "1" ] && speed=""
     if ! "${as_owner[@]}" "$bin/pg_ctl" -D "$dir/data" status >/dev/null 2>&1; then
       "${as_owner[@]}" "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
-        -o "-k $dir -c listen_addresses= -c fsync=off -c full_page_writes=off -c max_connections=300 -c shared_buffers=64MB" \
+        -o "-k $dir -c listen_addresses= $speed -c max_connections=300 -c shared_buffers=128MB" \
         start >/dev/null || { cat "$dir/server.log" >&2; exit 1; }
     fi
     echo "$url"

@@ -1,10 +1,19 @@
 #include <doctest/doctest.h>
 
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
 #include <fstream>
+#include <map>
+#include <optional>
 #include <regex>
 #include <set>
 #include <sstream>
 #include <string>
+#include <vector>
+
+#include "tools/run_program.hpp"
 
 namespace {
 
@@ -22,6 +31,165 @@ std::set<std::string> words(const std::string& text) {
     for (std::string w; in >> w;)
         if (w != "\\") out.insert(w);
     return out;
+}
+
+std::vector<std::string> deploy_lines(const std::string& text) {
+    std::vector<std::string> out;
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);) out.push_back(line);
+    return out;
+}
+
+std::size_t deploy_indent(const std::string& line) {
+    const auto first = line.find_first_not_of(' ');
+    return first == std::string::npos ? line.size() : first;
+}
+
+bool deploy_blank_or_comment(const std::string& line) {
+    const auto first = line.find_first_not_of(" \t");
+    return first == std::string::npos || line[first] == '#';
+}
+
+// A setting's default where a file leaves it out: server/config.hpp's
+// (`int drain_ms = 1500;`), so that the files' arithmetic follows the server's.
+int deploy_config_default(const std::string& member) {
+    const std::string header = read("server/config.hpp");
+    std::smatch m;
+    REQUIRE_MESSAGE(std::regex_search(header, m, std::regex("\\bint " + member + R"(\s*=\s*(\d+)\s*;)")),
+                    "server/config.hpp has no default for " << member);
+    return std::stoi(m[1]);
+}
+
+// The longest a node may take to stop after SIGTERM (server/server.cpp's drain()):
+// --drain-ms not ready, then up to --shutdown-seconds for its tables to be handed
+// over, then up to --shutdown-seconds again for its connections to close.
+double deploy_longest_stop_seconds(int drain_ms, int shutdown_seconds) {
+    return drain_ms / 1000.0 + 2.0 * shutdown_seconds;
+}
+
+// The block scalar `haproxy.cfg: |` of a Kubernetes ConfigMap, unindented.
+std::string deploy_configmap_haproxy(const std::string& yaml) {
+    const auto lines = deploy_lines(yaml);
+    std::string out;
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+        if (!std::regex_match(lines[i], std::regex(R"(\s*haproxy\.cfg:\s*\|\s*)"))) continue;
+        const std::size_t key = deploy_indent(lines[i]);
+        std::size_t body = std::string::npos;
+        for (std::size_t j = i + 1; j < lines.size(); ++j) {
+            const std::string& line = lines[j];
+            if (line.find_first_not_of(' ') == std::string::npos) {
+                out += "\n";
+                continue;
+            }
+            if (deploy_indent(line) <= key) break;
+            if (body == std::string::npos) body = deploy_indent(line);
+            out += line.substr(std::min(body, deploy_indent(line))) + "\n";
+        }
+        break;
+    }
+    return out;
+}
+
+// Each server (and server-template) line of an HAProxy configuration, with the
+// words it has from the default-server lines before it (of `defaults` and of its
+// own section), as HAProxy reads them.
+struct DeployServer {
+    std::string line;
+    std::set<std::string> words;
+};
+
+std::vector<DeployServer> deploy_haproxy_servers(const std::string& cfg) {
+    static const std::set<std::string> sections = {"global",  "defaults", "frontend", "backend", "listen",
+                                                   "resolvers", "peers",  "userlist", "program", "cache",
+                                                   "ring",    "mailers",  "http-errors"};
+    std::vector<DeployServer> out;
+    std::set<std::string> from_defaults, from_section;
+    bool in_defaults = false;
+    for (const std::string& raw : deploy_lines(cfg)) {
+        if (deploy_blank_or_comment(raw)) continue;
+        const std::string line = raw.substr(0, raw.find(" #"));
+        std::istringstream in(line);
+        std::vector<std::string> w;
+        for (std::string s; in >> s;) w.push_back(s);
+        if (sections.count(w[0])) {
+            in_defaults = w[0] == "defaults";
+            from_section = from_defaults;
+            continue;
+        }
+        if (w[0] == "default-server") {
+            from_section.insert(w.begin() + 1, w.end());
+            if (in_defaults) from_defaults = from_section;
+        } else if (w[0] == "server" || w[0] == "server-template") {
+            DeployServer s{line, from_section};
+            s.words.insert(w.begin() + 1, w.end());
+            out.push_back(s);
+        }
+    }
+    return out;
+}
+
+std::optional<std::string> deploy_program_on_path(const std::string& name) {
+    const char* path = std::getenv("PATH");
+    std::istringstream dirs(path ? path : "");
+    for (std::string dir; std::getline(dirs, dir, ':');) {
+        if (dir.empty()) continue;
+        const auto candidate = std::filesystem::path(dir) / name;
+        if (::access(candidate.c_str(), X_OK) == 0) return candidate.string();
+    }
+    return std::nullopt;
+}
+
+// `NAME: value` in a compose service's block (the value unquoted).
+std::optional<std::string> deploy_compose_env(const std::string& block, const std::string& name) {
+    std::smatch m;
+    if (!std::regex_search(block, m, std::regex("\\b" + name + R"re(:[ \t]*"?([^"\n]*?)"?[ \t]*(\n|$))re")))
+        return std::nullopt;
+    return m[1].str();
+}
+
+// compose's services, each with its block of lines.
+std::map<std::string, std::string> deploy_compose_services(const std::string& yaml) {
+    std::map<std::string, std::string> out;
+    bool in_services = false;
+    std::string current;
+    for (const std::string& line : deploy_lines(yaml)) {
+        if (deploy_blank_or_comment(line)) continue;
+        if (deploy_indent(line) == 0) {
+            in_services = line.rfind("services:", 0) == 0;
+            current.clear();
+            continue;
+        }
+        if (!in_services) continue;
+        std::smatch m;
+        if (deploy_indent(line) == 2 && std::regex_match(line, m, std::regex(R"(  ([A-Za-z0-9._-]+):\s*)"))) {
+            current = m[1];
+            out[current];
+        } else if (!current.empty()) {
+            out[current] += line + "\n";
+        }
+    }
+    return out;
+}
+
+std::vector<std::string> deploy_yaml_documents(const std::string& yaml) {
+    std::vector<std::string> out(1);
+    for (const std::string& line : deploy_lines(yaml)) {
+        if (line == "---") {
+            out.emplace_back();
+            continue;
+        }
+        out.back() += line + "\n";
+    }
+    return out;
+}
+
+// A container's environment variable in a Kubernetes document, flow
+// (`- {name: N, value: V}`) or block (`- name: N` then `value: V`) style.
+std::optional<std::string> deploy_k8s_env(const std::string& doc, const std::string& name) {
+    std::smatch m;
+    if (!std::regex_search(doc, m, std::regex("name:\\s*" + name + R"re(\s*[,\n]\s*value:\s*"?([^"},\n]*)"?)re")))
+        return std::nullopt;
+    return m[1].str();
 }
 
 }  // namespace
@@ -46,4 +214,188 @@ TEST_CASE("the deployment files probe the endpoints the server serves") {
     CHECK(k8s.find("path: /readyz") != std::string::npos);
     CHECK(read("Dockerfile").find("/healthz") != std::string::npos);
     CHECK(read("deploy/nginx/sparts.conf").find("location /ws") != std::string::npos);
+    const std::string cluster = read("deploy/kubernetes/cluster.yaml");
+    CHECK(cluster.find("GET /readyz") != std::string::npos);
+    CHECK(cluster.find("GET /healthz") != std::string::npos);
+}
+
+TEST_CASE("the HAProxy configurations, compose's and the Kubernetes ConfigMap's, pass haproxy -c") {
+    const std::string k8s_cfg = deploy_configmap_haproxy(read("deploy/kubernetes/cluster.yaml"));
+    REQUIRE_MESSAGE(k8s_cfg.find("backend nodes") != std::string::npos,
+                    "deploy/kubernetes/cluster.yaml has no ConfigMap key haproxy.cfg with a backend");
+    const auto haproxy = deploy_program_on_path("haproxy");
+    if (!haproxy) {
+        MESSAGE("SKIPPED: haproxy is not on PATH, so the HAProxy files were not checked by haproxy -c "
+                "(apt-get install haproxy)");
+        return;
+    }
+    const auto dir = sparts::test::scratch_dir("deploy-haproxy-" + std::to_string(::getpid()));
+    sparts::test::write_whole(dir / "kubernetes.cfg", k8s_cfg);
+    const std::vector<std::filesystem::path> files = {std::filesystem::path(SPARTS_SOURCE_DIR) / "deploy/haproxy/haproxy.cfg",
+                                                      dir / "kubernetes.cfg"};
+    for (const auto& file : files) {
+        CAPTURE(file.string());
+        const auto out = dir / "haproxy-c.out";
+        const std::string command = sparts::test::quoted(*haproxy) + " -c -f " + sparts::test::quoted(file.string()) +
+                                    " >" + sparts::test::quoted(out.string()) + " 2>&1";
+        const int status = std::system(command.c_str());
+        const std::string said = sparts::test::read_whole(out);
+        CAPTURE(said);
+        CHECK(WIFEXITED(status));
+        CHECK(WEXITSTATUS(status) == 0);
+        CHECK(said.find("Configuration file is valid") != std::string::npos);
+        CHECK(said.find("[ALERT]") == std::string::npos);
+        // The one warning allowed: a node's name that does not resolve on this machine
+        // (node1 is compose's), which init-addr ... none turns into a server left down
+        // until the resolvers find it. Any other warning is a mistake in the file.
+        for (const std::string& line : deploy_lines(said))
+            if (line.find("[WARNING]") != std::string::npos)
+                CHECK_MESSAGE(line.find("could not resolve address") != std::string::npos, line);
+    }
+    std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("every HAProxy server line sends the PROXY v2 header, checks and all, and the backend hashes the table on /readyz") {
+    const std::map<std::string, std::string> configs = {
+        {"deploy/haproxy/haproxy.cfg", read("deploy/haproxy/haproxy.cfg")},
+        {"deploy/kubernetes/cluster.yaml's ConfigMap", deploy_configmap_haproxy(read("deploy/kubernetes/cluster.yaml"))}};
+    // No structured binding: CAPTURE's lambda may not capture one (clang 15).
+    for (const auto& entry : configs) {
+        const std::string& name = entry.first;
+        const std::string& cfg = entry.second;
+        CAPTURE(name);
+        const auto servers = deploy_haproxy_servers(cfg);
+        CHECK(!servers.empty());
+        for (const auto& s : servers) {
+            CAPTURE(s.line);
+            CHECK(s.words.count("send-proxy-v2") == 1);
+            CHECK(s.words.count("check-send-proxy") == 1);
+            CHECK(s.words.count("check") == 1);
+            CHECK(s.words.count("no-send-proxy-v2") == 0);
+            CHECK(s.words.count("no-check") == 0);
+            CHECK(s.words.count("no-check-send-proxy") == 0);
+        }
+        CHECK(std::regex_search(cfg, std::regex(R"(\n\s*balance\s+url_param\s+table\s*\n)")));
+        CHECK(std::regex_search(cfg, std::regex(R"(\n\s*hash-type\s+consistent\s*\n)")));
+        CHECK(std::regex_search(cfg, std::regex(R"(\n\s*option\s+httpchk\s+GET\s+/readyz\s*\n)")));
+        CHECK(std::regex_search(cfg, std::regex(R"(\n\s*option\s+redispatch\b)")));
+        CHECK(std::regex_search(cfg, std::regex(R"(\n\s*timeout\s+tunnel\s)")));
+        CHECK(std::regex_search(cfg, std::regex(R"(\n\s*timeout\s+check\s)")));
+    }
+}
+
+TEST_CASE("the compose cluster gives each node its own id, the PROXY protocol from HAProxy's network, PostgreSQL and time to drain") {
+    const std::string yaml = read("deploy/compose/cluster.yaml");
+    const auto services = deploy_compose_services(yaml);
+    REQUIRE(services.count("postgres") == 1);
+    REQUIRE(services.count("haproxy") == 1);
+    CHECK(services.at("postgres").find("image: postgres:15") != std::string::npos);
+    CHECK(services.at("postgres").find("pg_isready") != std::string::npos);
+    CHECK(services.at("haproxy").find("image: haproxy:2.6") != std::string::npos);
+    CHECK(services.at("haproxy").find("../haproxy/haproxy.cfg:/usr/local/etc/haproxy/haproxy.cfg") != std::string::npos);
+
+    std::smatch m;
+    REQUIRE_MESSAGE(std::regex_search(yaml, m, std::regex(R"(subnet:\s*"?([0-9a-fA-F.:]+/\d+))")),
+                    "the compose network needs a fixed subnet for SPARTS_TRUSTED_PROXIES to name");
+    const std::string subnet = m[1];
+    const int default_drain_ms = deploy_config_default("drain_ms");
+    const int default_shutdown_seconds = deploy_config_default("shutdown_seconds");
+
+    std::set<std::string> ids, hosts;
+    for (const auto& service : services) {
+        const std::string& name = service.first;
+        const std::string& block = service.second;
+        // The nodes: the services built from the repository's Dockerfile.
+        if (block.find("build:") == std::string::npos && block.find("image: sparts:") == std::string::npos) continue;
+        CAPTURE(name);
+        hosts.insert(name);
+        const auto id = deploy_compose_env(block, "SPARTS_NODE_ID");
+        REQUIRE(id);
+        CHECK(std::regex_match(*id, std::regex(R"([A-Za-z0-9._-]+)")));
+        CHECK_MESSAGE(ids.insert(*id).second, "node id " << *id << " given twice");
+        CHECK(deploy_compose_env(block, "SPARTS_PROXY_PROTOCOL") == std::optional<std::string>("v2"));
+        const auto trusted = deploy_compose_env(block, "SPARTS_TRUSTED_PROXIES");
+        REQUIRE(trusted);
+        CHECK_MESSAGE(trusted->find(subnet) != std::string::npos, "HAProxy's network " << subnet << " is not trusted");
+        const auto database = deploy_compose_env(block, "SPARTS_DATABASE");
+        REQUIRE(database);
+        CHECK(database->rfind("postgresql://", 0) == 0);
+        // The password comes from the environment (deploy/compose/.env), never from the file.
+        CHECK(std::regex_search(*database, std::regex(R"(^postgresql://[^:@/]+:\$\{SPARTS_DB_PASSWORD[:?}])")));
+        CHECK(block.find("condition: service_healthy") != std::string::npos);
+
+        const auto drain = deploy_compose_env(block, "SPARTS_DRAIN_MS");
+        const auto shutdown = deploy_compose_env(block, "SPARTS_SHUTDOWN_SECONDS");
+        const double longest = deploy_longest_stop_seconds(drain ? std::stoi(*drain) : default_drain_ms,
+                                                           shutdown ? std::stoi(*shutdown) : default_shutdown_seconds);
+        REQUIRE(std::regex_search(block, m, std::regex(R"(stop_grace_period:\s*(\d+)s)")));
+        CHECK_MESSAGE(std::stoi(m[1]) > longest, "stop_grace_period " << m[1] << "s, a node may take " << longest << " s");
+    }
+    CHECK(ids.size() >= 2);
+    CHECK(ids.size() == hosts.size());
+    CHECK(yaml.find("POSTGRES_PASSWORD: ${SPARTS_DB_PASSWORD:?") != std::string::npos);
+
+    // The HAProxy file compose mounts names exactly these services.
+    std::set<std::string> named;
+    for (const auto& s : deploy_haproxy_servers(read("deploy/haproxy/haproxy.cfg"))) {
+        REQUIRE(std::regex_search(s.line, m, std::regex(R"(server\s+\S+\s+([A-Za-z0-9._-]+):8080\b)")));
+        named.insert(m[1]);
+    }
+    CHECK(named == hosts);
+}
+
+TEST_CASE("the Kubernetes cluster names each node by its pod, speaks the PROXY protocol, reads PostgreSQL's URL from a Secret and gives time to drain") {
+    const auto docs = deploy_yaml_documents(read("deploy/kubernetes/cluster.yaml"));
+    const std::string* nodes = nullptr;
+    for (const auto& d : docs)
+        if (d.find("kind: Deployment") != std::string::npos && d.find("SPARTS_NODE_ID") != std::string::npos) nodes = &d;
+    REQUIRE_MESSAGE(nodes, "no Deployment sets SPARTS_NODE_ID");
+    const std::string& n = *nodes;
+    std::smatch m;
+
+    REQUIRE(std::regex_search(n, m, std::regex(R"(\breplicas:\s*(\d+))")));
+    CHECK(std::stoi(m[1]) >= 2);
+    // Unique per node: the pod's name, through the downward API.
+    CHECK(std::regex_search(n, std::regex(R"(name:\s*SPARTS_NODE_ID\s*\n\s*valueFrom:\s*\n\s*fieldRef:\s*\{?\s*fieldPath:\s*metadata\.name\b)")));
+    CHECK(deploy_k8s_env(n, "SPARTS_PROXY_PROTOCOL") == std::optional<std::string>("v2"));
+    const auto trusted = deploy_k8s_env(n, "SPARTS_TRUSTED_PROXIES");
+    REQUIRE(trusted);
+    CHECK(std::regex_match(*trusted, std::regex(R"([0-9a-fA-F.:/,]+)")));
+
+    // The database's URL comes from a Secret of this file, a postgresql:// one.
+    REQUIRE(std::regex_search(
+        n, m, std::regex(R"(name:\s*SPARTS_DATABASE\s*\n\s*valueFrom:\s*\n\s*secretKeyRef:\s*\{\s*name:\s*([\w.-]+),\s*key:\s*([\w.-]+)\s*\})")));
+    const std::string secret = m[1], key = m[2];
+    bool found = false;
+    for (const auto& d : docs)
+        if (d.find("kind: Secret") != std::string::npos && std::regex_search(d, std::regex("\\bname:\\s*" + secret + "\\s*\\n"))) {
+            found = true;
+            CHECK(std::regex_search(d, std::regex("\\n\\s*" + key + R"(:\s*"?postgresql://)")));
+        }
+    CHECK_MESSAGE(found, "no Secret " << secret);
+
+    const auto drain = deploy_k8s_env(n, "SPARTS_DRAIN_MS");
+    const auto shutdown = deploy_k8s_env(n, "SPARTS_SHUTDOWN_SECONDS");
+    const double longest =
+        deploy_longest_stop_seconds(drain ? std::stoi(*drain) : deploy_config_default("drain_ms"),
+                                    shutdown ? std::stoi(*shutdown) : deploy_config_default("shutdown_seconds"));
+    REQUIRE(std::regex_search(n, m, std::regex(R"(terminationGracePeriodSeconds:\s*(\d+))")));
+    CHECK_MESSAGE(std::stoi(m[1]) > longest, "terminationGracePeriodSeconds " << m[1] << ", a node may take " << longest << " s");
+
+    // Rolling upgrades and voluntary disruptions take one node at a time.
+    bool budget = false;
+    for (const auto& d : docs)
+        if (d.find("kind: PodDisruptionBudget") != std::string::npos) budget = d.find("maxUnavailable: 1") != std::string::npos;
+    CHECK(budget);
+
+    // HAProxy's server-template names a headless Service of this file.
+    const std::string cfg = deploy_configmap_haproxy(read("deploy/kubernetes/cluster.yaml"));
+    REQUIRE(std::regex_search(cfg, m, std::regex(R"(server-template\s+\S+\s+\d+\s+([a-z0-9-]+)\.)")));
+    const std::string service = m[1];
+    bool headless = false;
+    for (const auto& d : docs)
+        if (d.find("kind: Service") != std::string::npos &&
+            std::regex_search(d, std::regex("\\bname:\\s*" + service + "\\s*\\n")))
+            headless = d.find("clusterIP: None") != std::string::npos;
+    CHECK_MESSAGE(headless, "no headless Service " << service);
 }
