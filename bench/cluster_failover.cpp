@@ -43,7 +43,7 @@ int main(int argc, char** argv) {
         std::vector<long long> figures;
         // Long games (to 10,000 points, a hand cap of 100): the kills fall mid-game, one after another.
         std::vector<PlayedTable> tables =
-            set_up(loop, cluster.port(), table_count, {{"target_score", 10000}, {"hand_cap", 100}});
+            set_up(loop, cluster.port(), "failover", table_count, {{"target_score", 10000}, {"hand_cap", 100}});
         for (int k = 1; k <= kills; ++k) {
             const int before = actions_of(tables);
             play(loop, cluster.port(), tables, Clock::now(), [&] { return actions_of(tables) > before + table_count * 10; });

@@ -20,8 +20,9 @@ std::vector<Bot*> all_bots(std::vector<PlayedTable>& tables) {
 }
 
 // `count` tables of four, each client on its table's own URL, every game started.
-std::vector<PlayedTable> set_up(EventLoop& loop, std::uint16_t port, int count, const json& ruleset_options) {
-    TestClient creator(loop, port, "creator");
+std::vector<PlayedTable> set_up(EventLoop& loop, std::uint16_t port, const std::string& label, int count,
+                                const json& ruleset_options) {
+    TestClient creator(loop, port, label + "-creator");
     if (creator.hello("creator").value("type", "") != "ok") throw std::runtime_error("the creator's hello was refused");
     std::vector<PlayedTable> tables(static_cast<std::size_t>(count));
     for (int t = 0; t < count; ++t)
@@ -32,7 +33,8 @@ std::vector<PlayedTable> set_up(EventLoop& loop, std::uint16_t port, int count, 
     for (auto& t : tables)
         for (int s = 0; s < 4; ++s) {
             Seat seat;
-            seat.name = t.id + "-s" + std::to_string(s);
+            // The frame logs are named by label: each test (a process of its own) labels its clients apart.
+            seat.name = label + "-" + t.id + "-s" + std::to_string(s);
             seat.client = std::make_unique<TestClient>(loop, port, seat.name, at_table(t.id));
             seat.client->send({{"type", "hello"}, {"id", 1}, {"protocol", 1}, {"name", seat.name}});
             seat.client->send({{"type", "sit"}, {"id", 2}, {"table", t.id}, {"seat", s}});

@@ -31,8 +31,10 @@ struct PlayedTable {
 
 TestClient::Connect at_table(const std::string& table);
 std::vector<Bot*> all_bots(std::vector<PlayedTable>& tables);
-// `count` Spades tables of four with these options, each client on its table's own URL, every game started.
-std::vector<PlayedTable> set_up(EventLoop& loop, std::uint16_t port, int count, const json& ruleset_options);
+// `count` Spades tables of four with these options, each client on its table's own URL, every game
+// started. `label` starts every client's label (its frame log's name): one of its own per test.
+std::vector<PlayedTable> set_up(EventLoop& loop, std::uint16_t port, const std::string& label, int count,
+                                const json& ruleset_options);
 // The seat's client reconnects through the proxy, says hello with its token and resumes from its
 // last seq; a new bot goes on from what the old one knew. Tries again (50 times) while nodes come and go.
 void reconnect(EventLoop& loop, std::uint16_t port, PlayedTable& t, int s);

@@ -87,12 +87,12 @@ TEST_CASE("e2e cluster: three nodes behind HAProxy, one killed with SIGKILL mid-
           "through HAProxy, every game ends, every record verifies, nothing shown is lost") {
     Cluster cluster({.nodes = 3, .lease_ms = 3000, .node_flags = {"--tables-per-player", "1000", "--connections-per-address", "100000"}});
     EventLoop loop;
-    std::vector<PlayedTable> tables = set_up(loop, cluster.port(), 40, {{"hand_cap", 2}});
+    std::vector<PlayedTable> tables = set_up(loop, cluster.port(), "kill", 40, {{"hand_cap", 2}});
     // The tables spread over the nodes.
     CHECK(std::stoi(cluster.database().query("SELECT count(DISTINCT node) FROM leases WHERE node <> ''")) == 3);
     // Any node lists them all (lobby connections go round robin): the ones it holds and the others'.
     for (int i = 0; i < 3; ++i) {
-        TestClient lobby(loop, cluster.port(), "lobby-" + std::to_string(i));
+        TestClient lobby(loop, cluster.port(), "kill-lobby-" + std::to_string(i));
         const json hello = lobby.hello("lobby");
         CHECK(hello.contains("node"));
         const json listed = lobby.request_ok({{"type", "list_tables"}, {"open", false}});
@@ -126,7 +126,7 @@ TEST_CASE("e2e cluster: a node paused (SIGSTOP) past its leases loses its tables
           "continued (SIGCONT), it commits nothing and shows nothing of them") {
     Cluster cluster({.nodes = 3, .lease_ms = 1500, .node_flags = {"--tables-per-player", "1000", "--connections-per-address", "100000"}});
     EventLoop loop;
-    std::vector<PlayedTable> tables = set_up(loop, cluster.port(), 12, {{"hand_cap", 2}});
+    std::vector<PlayedTable> tables = set_up(loop, cluster.port(), "pause", 12, {{"hand_cap", 2}});
     run_until(loop, all_bots(tables), [&] { return actions_of(tables) > 12 * 15; }, "fifteen actions a table");
     const int paused = busiest_node(cluster);
     const std::string node = "n" + std::to_string(paused);
@@ -141,7 +141,7 @@ TEST_CASE("e2e cluster: a node paused (SIGSTOP) past its leases loses its tables
     // everything it sends.
     TestClient::Connect direct;
     direct.source = "127.0.0.2";
-    TestClient spectator(loop, cluster.node_port(paused), "direct-spectator", direct);
+    TestClient spectator(loop, cluster.node_port(paused), "pause-direct-spectator", direct);
     REQUIRE(spectator.hello("direct").value("type", "") == "ok");
     spectator.request_ok({{"type", "watch"}, {"table", watched}});
     Bot watcher(spectator, watched, -1, 1);
@@ -188,8 +188,9 @@ TEST_CASE("e2e cluster: a rolling upgrade, each node in turn stopped with SIGTER
           "run, stops no game and loses nothing") {
     Cluster cluster({.nodes = 3, .lease_ms = 3000, .node_flags = {"--tables-per-player", "1000", "--connections-per-address", "100000"}});
     EventLoop loop;
-    // Whole games (to 500 points, a dozen hands or more): the three restarts fall in the middle of them.
-    std::vector<PlayedTable> tables = set_up(loop, cluster.port(), 12, json::object());
+    // Twenty hands a game: the three restarts fall in the middle of them (random bots' games to 500
+    // points may last the hundred hands of the cap, minutes under the sanitizers).
+    std::vector<PlayedTable> tables = set_up(loop, cluster.port(), "roll", 12, {{"hand_cap", 20}});
     const auto began = Clock::now();
     for (int i = 0; i < cluster.nodes(); ++i) {
         CAPTURE(i);

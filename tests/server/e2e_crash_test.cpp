@@ -58,8 +58,9 @@ void collect(const TableGame& g, std::map<std::uint64_t, json>& told) {
 
 }  // namespace
 
-// `db`: the --database of the three servers in turn.
-static void crash_and_resume(const std::string& db) {
+// `db`: the --database of the three servers in turn; `label` starts the clients' labels (their frame
+// logs' names), one of its own per test: the tests run at once, in processes of their own.
+static void crash_and_resume(const std::string& db, const std::string& label) {
     std::map<std::uint64_t, json> told;  // every event any client was shown, across the three servers
     std::string table;
     std::vector<std::string> tokens;
@@ -75,7 +76,7 @@ static void crash_and_resume(const std::string& db) {
     {
         TestServer server(flags(db));
         EventLoop loop;
-        TableGame g = set_up_table(loop, server.port(), "crash-1", create_table("spades"), 4, 1, 7);
+        TableGame g = set_up_table(loop, server.port(), label + "-1", create_table("spades"), 4, 1, 7);
         table = g.table;
         for (int s = 0; s < 4; ++s) tokens.push_back(g.clients[static_cast<std::size_t>(s)]->token());
         tokens.push_back(g.clients[4]->token());
@@ -103,7 +104,7 @@ static void crash_and_resume(const std::string& db) {
         std::vector<std::unique_ptr<TestClient>> clients;
         std::vector<std::unique_ptr<Bot>> bots;
         for (int i = 0; i < 5; ++i) {
-            clients.push_back(std::make_unique<TestClient>(loop, server.port(), "crash-" + std::to_string(run) + "-" + std::to_string(i)));
+            clients.push_back(std::make_unique<TestClient>(loop, server.port(), label + "-" + std::to_string(run) + "-" + std::to_string(i)));
             const json hello = clients.back()->hello("back", tokens[static_cast<std::size_t>(i)]);
             REQUIRE(hello.value("type", "") == "ok");
             const json reply = clients.back()->request_ok(
@@ -173,11 +174,11 @@ static void crash_and_resume(const std::string& db) {
 }
 
 TEST_CASE("e2e: SIGKILL mid-hand loses nothing acknowledged and the game resumes and ends as the engine replays it") {
-    crash_and_resume(fresh_database_path("crash"));
+    crash_and_resume(fresh_database_path("crash"), "crash");
 }
 
 TEST_CASE("e2e on PostgreSQL: SIGKILL mid-hand loses nothing acknowledged and the game resumes and ends as the engine "
           "replays it") {
     const sparts::test::TempPgDatabase db("crash");
-    crash_and_resume(db.url());
+    crash_and_resume(db.url(), "pgcrash");
 }

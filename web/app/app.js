@@ -26,7 +26,9 @@ export class App {
     this.sound = new Sound();
     this.client.on("status", (s) => this.showStatus(s));
     this.client.on("error", (err) => this.toast(errorWords(err)));
-    this.client.on("closing", () => this.toast("The server is restarting; reconnecting."));
+    this.client.on("closing", (m) =>
+      this.toast(m.reason === "moved" ? "The table moved to another server; reconnecting." : "The server is restarting; reconnecting."),
+    );
     window.addEventListener("online", () => this.client.reconnectNow());
     window.addEventListener("hashchange", () => this.route());
   }
