@@ -16,6 +16,7 @@ with the defaults: fsync on; HAProxy; the nodes) and prints, one line each:
 Figures, not assertions: README.md keeps them.
 """
 import argparse
+import http.client
 import json
 import os
 import shutil
@@ -31,7 +32,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 LIMITS = ["--connections-per-address", "30000", "--messages-per-second", "1000", "--turn-seconds", "0",
           "--players-per-address-per-minute", "1000000", "--tables-per-address", "1000000", "--tables-per-player",
-          "1000000", "--max-tables", "1000000", "--log-level", "warn"]
+          "100000", "--max-tables", "1000000", "--log-level", "warn"]
 
 
 def free_port():
@@ -40,13 +41,17 @@ def free_port():
         return s.getsockname()[1]
 
 
-def wait_http(port, path="/healthz", seconds=30):
+def wait_http(port, path="/healthz", seconds=30, source="127.0.0.1"):
+    # A node behind HAProxy trusts 127.0.0.1 and wants a PROXY header from it: asked from 127.0.0.2.
     for _ in range(seconds * 10):
         try:
-            urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=1).read()
-            return
+            c = http.client.HTTPConnection("127.0.0.1", port, timeout=1, source_address=(source, 0))
+            c.request("GET", path)
+            if c.getresponse().status == 200:
+                return
         except OSError:
-            time.sleep(0.1)
+            pass
+        time.sleep(0.1)
     raise RuntimeError(f"nothing answers on port {port}")
 
 
@@ -105,8 +110,12 @@ class Node:
         cmd = [binary, "--port", str(self.port), "--database", db] + LIMITS + list(flags)
         if cpu is not None:
             cmd = ["taskset", "-c", str(cpu)] + cmd
-        self.proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        wait_http(self.port)
+        self.proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        try:
+            wait_http(self.port, source="127.0.0.2")
+        except RuntimeError:
+            self.proc.kill()
+            raise RuntimeError("the server did not start: " + self.proc.communicate()[1][-2000:])
 
     def stop(self):
         self.proc.send_signal(signal.SIGTERM)
@@ -123,7 +132,7 @@ class HAProxy:
         self.dir = tempfile.mkdtemp(prefix="sparts-figures-haproxy-")
         servers = "".join(f"  server n{i} 127.0.0.1:{p} check\n" for i, p in enumerate(node_ports))
         config = f"""global
-  maxconn 20000
+  maxconn 9000
 defaults
   mode http
   timeout connect 1s
@@ -141,7 +150,7 @@ backend nodes
   hash-type consistent
   option httpchk GET /readyz
   http-check expect status 200
-  default-server inter 250ms fall 2 rise 2 send-proxy-v2 check-send-proxy maxconn 20000
+  default-server inter 250ms fall 2 rise 2 send-proxy-v2 check-send-proxy maxconn 9000
 {servers}"""
         path = os.path.join(self.dir, "haproxy.cfg")
         with open(path, "w") as f:
