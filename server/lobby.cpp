@@ -1,5 +1,6 @@
 #include "server/lobby.hpp"
 
+#include <set>
 #include <unordered_set>
 #if defined(__GLIBC__)
 #include <malloc.h>
@@ -50,24 +51,30 @@ void Lobby::hello(std::shared_ptr<Session> session, Request request) {
             }
             if (h.token) {
                 const std::string hash = sha256_hex(*h.token);
-                if (players_.count(hash) || !hub_->store) return welcome_back(session, request, hash);
-                // Not in memory: dropped while idle, or from before a restart. Read
-                // back from the store off the I/O threads, then answered here.
-                return net::post(hub_->archive_threads, [this, session, request, hash] {
+                const bool clustered = hub_->store && hub_->store->clustered();
+                if (!hub_->store || (players_.count(hash) && !clustered)) return welcome_back(session, request, hash, {});
+                // Not in memory: dropped while idle, or from before a restart. Read back from
+                // the store off the I/O threads, then answered here; with many nodes, with the
+                // seats the player holds on every node.
+                const std::string known = players_.count(hash) ? players_[hash].player->id : std::string();
+                return net::post(hub_->archive_threads, [this, session, request, hash, known, clustered] {
                     std::optional<storage::StoredPlayer> stored;
+                    std::vector<std::pair<std::string, int>> seats;
                     try {
-                        stored = hub_->store->find_player(hash);
+                        if (known.empty()) stored = hub_->store->find_player(hash);
+                        const std::string id = stored ? stored->id : known;
+                        if (clustered && !id.empty()) seats = hub_->store->seats_of(id);
                     } catch (const std::exception& e) {
                         spdlog::error("lobby: reading a player back: {}", e.what());
                     }
-                    net::post(strand_, [this, session, request, hash, stored = std::move(stored)] {
+                    net::post(strand_, [this, session, request, hash, stored = std::move(stored), seats = std::move(seats)] {
                         if (stored && !players_.count(hash)) {
                             players_[hash] = PlayerEntry{
                                 std::make_shared<const Player>(Player{stored->id, stored->name}), 0, Clock::now()};
                             token_by_player_[stored->id] = hash;
                             count_players();
                         }
-                        welcome_back(session, request, hash);
+                        welcome_back(session, request, hash, seats);
                     });
                 });
             }
@@ -97,7 +104,8 @@ void Lobby::hello(std::shared_ptr<Session> session, Request request) {
     });
 }
 
-void Lobby::welcome_back(const std::shared_ptr<Session>& session, const Request& request, const std::string& hash) {
+void Lobby::welcome_back(const std::shared_ptr<Session>& session, const Request& request, const std::string& hash,
+                         const std::vector<std::pair<std::string, int>>& elsewhere) {
     auto it = players_.find(hash);
     if (it == players_.end()) {
         session->send(error_reply(request.id, "hello", "unknown_token",
@@ -111,9 +119,13 @@ void Lobby::welcome_back(const std::shared_ptr<Session>& session, const Request&
     it->second.last_seen = Clock::now();
     PlayerRef player = fresh;
     json seats = json::array();
+    std::set<std::pair<std::string, int>> seen;
     for (const auto& [id, t] : tables_)
         for (int s = 0; s < t.seats; ++s)
-            if (t.seat_players[static_cast<std::size_t>(s)] == player->id) seats.push_back({{"table", id}, {"seat", s}});
+            if (t.seat_players[static_cast<std::size_t>(s)] == player->id && seen.emplace(id, s).second)
+                seats.push_back({{"table", id}, {"seat", s}});
+    for (const auto& [id, s] : elsewhere)  // many nodes: held by other nodes
+        if (seen.emplace(id, s).second) seats.push_back({{"table", id}, {"seat", s}});
     json reply = {{"protocol", kProtocolVersion}, {"player", player->id}, {"name", player->name}, {"seats", seats}};
     answer_hello(session, request, player, hash, std::move(reply));
 }

@@ -62,7 +62,9 @@ private:
         Clock::time_point last_seen{};
     };
 
-    void welcome_back(const std::shared_ptr<Session>& session, const Request& request, const std::string& hash);
+    // `elsewhere`: seats the player holds at tables of other nodes (many nodes).
+    void welcome_back(const std::shared_ptr<Session>& session, const Request& request, const std::string& hash,
+                      const std::vector<std::pair<std::string, int>>& elsewhere);
     // Stores the player, then sends `reply` (the ok to hello) and lets the session read on.
     void answer_hello(const std::shared_ptr<Session>& session, const Request& request, PlayerRef player,
                       const std::string& hash, nlohmann::json reply);

@@ -789,6 +789,19 @@ std::vector<ListedTable> PgStore::listed_tables() {
     });
 }
 
+std::vector<std::pair<std::string, int>> PgStore::seats_of(const std::string& player) {
+    if (!clustered()) return {};
+    return reader_->with([&](pg::Connection& db) {
+        const pg::Result r = db.exec(
+            "SELECT s.table_id, s.seat FROM seats s JOIN tables t ON t.id = s.table_id "
+            "WHERE t.closed_ms IS NULL AND s.player = $1 ORDER BY t.number, s.seat",
+            pg::Params().text(player));
+        std::vector<std::pair<std::string, int>> out;
+        for (int i = 0; i < r.rows(); ++i) out.emplace_back(r.text(i, 0), static_cast<int>(r.number(i, 1)));
+        return out;
+    });
+}
+
 Store::TakeOver PgStore::take_over(const std::string& table) {
     if (!clustered()) return {};
     const Taken taken = leases_->with([&](pg::Connection& db) {

@@ -56,6 +56,7 @@ public:
     void on_lease_events(LeaseEvents events) override;
     std::uint64_t next_table_number(std::uint64_t after_local) override;
     std::vector<ListedTable> listed_tables() override;
+    std::vector<std::pair<std::string, int>> seats_of(const std::string& player) override;
 
 private:
     struct Pending {

@@ -72,6 +72,11 @@ public:
     // Every public open table (many nodes: whichever node holds it). Empty for one server
     // alone, whose lobby knows its tables itself.
     virtual std::vector<ListedTable> listed_tables() { return {}; }
+    // Many nodes: the seats a player holds at open tables, whichever node holds them (table, seat).
+    virtual std::vector<std::pair<std::string, int>> seats_of(const std::string& player) {
+        (void)player;
+        return {};
+    }
     // The number of a new table ("t<n>"), unique across the nodes.
     virtual std::uint64_t next_table_number(std::uint64_t after_local) { return after_local + 1; }
 

@@ -98,6 +98,10 @@ TEST_CASE("e2e cluster: three nodes behind HAProxy, one killed with SIGKILL mid-
         const json listed = lobby.request_ok({{"type", "list_tables"}, {"open", false}});
         CHECK(listed.at("tables").size() == 40);
         for (const json& t : listed.at("tables")) CHECK(t.at("state") == "playing");
+        // A player back on any node hears of the seat it holds, whichever node holds its table.
+        TestClient back(loop, cluster.port(), "kill-back-" + std::to_string(i));
+        const json again = back.hello("back", tables[static_cast<std::size_t>(i)].seats[1].token);
+        CHECK(again.at("seats") == json::array({{{"table", tables[static_cast<std::size_t>(i)].id}, {"seat", 1}}}));
     }
 
     // Into the first hand at every table, then the busiest node dies.
