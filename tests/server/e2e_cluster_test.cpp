@@ -194,12 +194,12 @@ TEST_CASE("e2e cluster: a rolling upgrade, each node in turn stopped with SIGTER
     EventLoop loop;
     // Twenty hands a game: the three restarts fall in the middle of them (random bots' games to 500
     // points may last the hundred hands of the cap, minutes under the sanitizers).
-    std::vector<PlayedTable> tables = set_up(loop, cluster.port(), "roll", 12, {{"hand_cap", 20}});
+    std::vector<PlayedTable> tables = set_up(loop, cluster.port(), "roll", 8, {{"hand_cap", 20}});
     const auto began = Clock::now();
     for (int i = 0; i < cluster.nodes(); ++i) {
         CAPTURE(i);
         const int before = actions_of(tables);
-        play(loop, cluster.port(), tables, began, [&] { return actions_of(tables) > before + 12 * 8; });
+        play(loop, cluster.port(), tables, began, [&] { return actions_of(tables) > before + 8 * 8; });
         for (auto& t : tables) REQUIRE(t.seats[0].bot->games_over == 0);  // still playing
         // SIGTERM: not ready for --drain-ms, then its tables handed over (their clients told to
         // reconnect: closing "moved", close 4005), then it exits; the games go on meanwhile.

@@ -27,7 +27,7 @@ export class App {
     this.client.on("status", (s) => this.showStatus(s));
     this.client.on("error", (err) => this.toast(errorWords(err)));
     this.client.on("closing", (m) =>
-      this.toast(m.reason === "moved" ? "The table moved to another server; reconnecting." : "The server is restarting; reconnecting."),
+      this.toast(m.reason === "moved" ? "The table moved to another server; reconnecting." : "The server is restarting; reconnecting.", { untilOpen: true }),
     );
     window.addEventListener("online", () => this.client.reconnectNow());
     window.addEventListener("hashchange", () => this.route());
@@ -67,11 +67,15 @@ export class App {
     };
     this.statusEl.textContent = words[status] ?? status;
     this.statusEl.dataset.state = status;
+    // A toast that says "reconnecting" goes once connected again (it lies over the hand).
+    if (status === "open" && this._toastUntilOpen) this.toastEl.hidden = true;
   }
 
-  toast(text) {
+  /** Shows `text` for 5 s (with untilOpen, only until the connection is open again). */
+  toast(text, { untilOpen = false } = {}) {
     this.toastEl.hidden = false;
     this.toastEl.textContent = text;
+    this._toastUntilOpen = untilOpen;
     clearTimeout(this._toastTimer);
     this._toastTimer = setTimeout(() => (this.toastEl.hidden = true), 5000);
   }
