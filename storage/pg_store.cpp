@@ -431,7 +431,8 @@ private:
     pg::Connection conn_;
 };
 
-PgStore::PgStore(std::string url, PgOptions options) : url_(std::move(url)), options_(options) {}
+PgStore::PgStore(std::string url, PgOptions options)
+    : url_(std::move(url)), options_(options), queue_(options.commit_interval, options.commit_batches) {}
 
 Outcome<std::unique_ptr<PgStore>, std::string> PgStore::open(const std::string& url, PgOptions options) {
     const std::string shown = pg::redact(url);
@@ -495,37 +496,13 @@ Outcome<std::unique_ptr<PgStore>, std::string> PgStore::open(const std::string& 
 }
 
 PgStore::~PgStore() {
-    {
-        std::lock_guard lock(mutex_);
-        stopping_ = true;
-        abandon_ = true;  // a commit that fails from here on is not retried
-    }
-    wake_.notify_all();
+    queue_.stop();  // a commit that fails from here on is not retried
     if (thread_.joinable()) thread_.join();
 }
 
-void PgStore::submit(Batch batch, std::function<void()> done) {
-    bool wake = false;
-    {
-        std::lock_guard lock(mutex_);
-        queue_.push_back(Pending{std::move(batch), std::move(done), {}});
-        ++submitted_;
-        wake = writer_wait_ == WriterWait::any ||
-               (writer_wait_ == WriterWait::enough && queue_.size() >= static_cast<std::size_t>(options_.commit_batches));
-    }
-    if (wake) wake_.notify_one();
-}
+void PgStore::submit(Batch batch, std::function<void()> done) { queue_.submit({std::move(batch), std::move(done), {}}); }
 
-bool PgStore::flush(std::optional<std::chrono::milliseconds> limit) {
-    std::unique_lock lock(mutex_);
-    const std::uint64_t target = submitted_;
-    const auto done = [&] { return done_ >= target || (stopping_ && queue_.empty()); };
-    if (!limit) {
-        committed_.wait(lock, done);
-        return true;
-    }
-    return committed_.wait_for(lock, *limit, done);
-}
+bool PgStore::flush(std::optional<std::chrono::milliseconds> limit) { return queue_.flush(limit); }
 
 std::string PgStore::fenced_table(const Batch& batch) {
     // A table's creation is nobody's until a node takes it.
@@ -569,7 +546,7 @@ PgStore::Fence PgStore::fence(std::deque<Pending>& group, std::vector<std::strin
         seen[table] = true;
         ++it;
     }
-    done_ += dropped;
+    if (dropped > 0) queue_.finished(dropped);
     return f;
 }
 
@@ -616,29 +593,9 @@ void PgStore::run_writer() {
     const auto renewal = std::chrono::milliseconds(std::max(1, options_.lease_ms / 3));
     std::deque<Pending> group;
     for (;;) {
-        {
-            std::unique_lock lock(mutex_);
-            writer_wait_ = WriterWait::any;
-            if (clustered())
-                wake_.wait_until(lock, last_renewal_ + renewal, [&] { return stopping_ || !queue_.empty(); });
-            else
-                wake_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
-            writer_wait_ = WriterWait::none;
-            if (queue_.empty() && stopping_) return;  // everything is written
-            if (!queue_.empty()) {
-                // As SQLite's writer: within `commit_interval` of the last commit, wait for more steps.
-                const auto due = last_commit_ + options_.commit_interval;
-                if (Clock::now() < due && queue_.size() < static_cast<std::size_t>(options_.commit_batches)) {
-                    writer_wait_ = WriterWait::enough;
-                    wake_.wait_until(lock, due, [&] {
-                        return stopping_ || queue_.size() >= static_cast<std::size_t>(options_.commit_batches);
-                    });
-                    writer_wait_ = WriterWait::none;
-                }
-                group.swap(queue_);
-                last_commit_ = Clock::now();
-            }
-        }
+        // Many nodes: the writer wakes for its leases' renewal too.
+        const auto until = clustered() ? std::optional(last_renewal_ + renewal) : std::nullopt;
+        if (!queue_.next(group, until)) return;  // stopped, everything written
         if (clustered() && Clock::now() >= last_renewal_ + renewal) {
             try {
                 renew_leases();
@@ -691,51 +648,37 @@ void PgStore::run_writer() {
                 {
                     std::lock_guard lock(mutex_);
                     ++stats_.failed_commits;
-                    if (abandon_) {
-                        spdlog::error("database {}: stopping with {} table steps not committed ({}): no client was "
-                                      "shown them; they are lost",
-                                      shown, group.size() + queue_.size(), e.what());
-                        queue_.clear();
-                        given_up = true;
-                    }
                 }
-                if (given_up) break;
+                if (queue_.abandoned()) {
+                    spdlog::error("database {}: stopping with {} table steps not committed ({}): no client was "
+                                  "shown them; they are lost",
+                                  shown, group.size() + queue_.drop_all(), e.what());
+                    given_up = true;
+                    break;
+                }
                 spdlog::error("database {}: commit of {} batches failed (attempt {}), retrying in {} ms: {}", shown,
                               group.size(), attempt, options_.retry_ms, e.what());
                 std::this_thread::sleep_for(std::chrono::milliseconds(options_.retry_ms));
             }
         }
-        if (given_up) {
-            group.clear();
-            committed_.notify_all();
-            return;
-        }
+        if (given_up) return;
         std::uint64_t writes = 0;
         for (const Pending& p : group) writes += p.batch.size();
         for (Pending& p : group)
             if (p.done) p.done();
         {
             std::lock_guard lock(mutex_);
-            done_ += group.size();
             stats_.batches += group.size();
             stats_.writes += writes;
             ++stats_.commits;
         }
+        queue_.finished(group.size());
         group.clear();
-        committed_.notify_all();
     }
 }
 
 void PgStore::release(const std::string& table, std::function<void()> done) {
-    {
-        std::lock_guard lock(mutex_);
-        Pending p;
-        p.done = std::move(done);
-        p.release = table;
-        queue_.push_back(std::move(p));
-        ++submitted_;
-    }
-    wake_.notify_one();
+    queue_.submit({{}, std::move(done), table});
 }
 
 void PgStore::on_lease_events(LeaseEvents events) {

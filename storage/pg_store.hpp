@@ -17,6 +17,7 @@
 #include <thread>
 #include <unordered_map>
 #include "protocol/outcome.hpp"
+#include "storage/commit_queue.hpp"
 #include "storage/store.hpp"
 
 namespace sparts::storage {
@@ -59,11 +60,7 @@ public:
     std::vector<std::pair<std::string, int>> seats_of(const std::string& player) override;
 
 private:
-    struct Pending {
-        Batch batch;
-        std::function<void()> done;
-        std::string release;  // a table to free after the batches before it (and no batch)
-    };
+    using Pending = CommitQueue::Pending;
     // Of a group about to be committed: the tables whose leases fence it.
     struct Fence {
         std::vector<std::string> tables;
@@ -87,19 +84,10 @@ private:
     std::unique_ptr<Writer> writer_;
     std::unique_ptr<Reader> reader_;
     std::thread thread_;
-    using Clock = std::chrono::steady_clock;
-    Clock::time_point last_commit_{};  // writer thread
+    using Clock = CommitQueue::Clock;
+    CommitQueue queue_;
 
-    mutable std::mutex mutex_;
-    std::condition_variable wake_;
-    std::condition_variable committed_;
-    std::deque<Pending> queue_;
-    enum class WriterWait { none, any, enough };
-    WriterWait writer_wait_ = WriterWait::none;
-    bool stopping_ = false;
-    bool abandon_ = false;
-    std::uint64_t submitted_ = 0;
-    std::uint64_t done_ = 0;
+    mutable std::mutex mutex_;  // the stats and the leases below
     Stats stats_;
 
     // Cluster: the tables this node holds and their epochs (under mutex_); what the writer

@@ -321,7 +321,8 @@ private:
     std::int64_t head_ = 0;
 };
 
-SqliteStore::SqliteStore(std::string path, SqliteOptions options) : path_(std::move(path)), options_(options) {}
+SqliteStore::SqliteStore(std::string path, SqliteOptions options)
+    : path_(std::move(path)), options_(options), queue_(options.commit_interval, options.commit_batches) {}
 
 Outcome<std::unique_ptr<SqliteStore>, std::string> SqliteStore::open(const std::string& path, SqliteOptions options) {
     std::unique_ptr<SqliteStore> store(new SqliteStore(path, options));
@@ -392,9 +393,8 @@ SqliteStore::~SqliteStore() {
     {
         std::lock_guard lock(mutex_);
         stopping_ = true;
-        abandon_ = true;  // a commit that fails from here on is not retried
     }
-    wake_.notify_all();
+    queue_.stop();  // a commit that fails from here on is not retried
     checkpoint_wake_.notify_all();
     if (thread_.joinable()) thread_.join();
     if (checkpointer_.joinable()) checkpointer_.join();
@@ -403,61 +403,18 @@ SqliteStore::~SqliteStore() {
     if (lock_fd_ >= 0) ::close(lock_fd_);
 }
 
-void SqliteStore::submit(Batch batch, std::function<void()> done) {
-    bool wake = false;
-    {
-        std::lock_guard lock(mutex_);
-        queue_.push_back(Pending{std::move(batch), std::move(done)});
-        ++submitted_;
-        // Only a writer that waits for this is woken: one gathering steps for its next commit
-        // wakes when enough are in, or at its time (a futex wake and two context switches for
-        // every step were a quarter of the server's CPU at human pace).
-        wake = writer_wait_ == WriterWait::any ||
-               (writer_wait_ == WriterWait::enough && queue_.size() >= static_cast<std::size_t>(options_.commit_batches));
-    }
-    if (wake) wake_.notify_one();
-}
+void SqliteStore::submit(Batch batch, std::function<void()> done) { queue_.submit({std::move(batch), std::move(done), {}}); }
 
-bool SqliteStore::flush(std::optional<std::chrono::milliseconds> limit) {
-    std::unique_lock lock(mutex_);
-    const std::uint64_t target = submitted_;
-    const auto done = [&] { return done_ >= target || (stopping_ && queue_.empty()); };
-    if (!limit) {
-        committed_.wait(lock, done);
-        return true;
-    }
-    return committed_.wait_for(lock, *limit, done);
-}
+bool SqliteStore::flush(std::optional<std::chrono::milliseconds> limit) { return queue_.flush(limit); }
 
 void SqliteStore::run_writer() {
     std::deque<Pending> group;
     for (;;) {
-        {
-            std::unique_lock lock(mutex_);
-            // An idle writer cleans the journal too: the rows of the games that ended last.
-            writer_wait_ = WriterWait::any;
-            const bool woken = wake_.wait_for(lock, std::chrono::seconds(1), [&] { return stopping_ || !queue_.empty(); });
-            writer_wait_ = WriterWait::none;
-            if (!woken) {
-                lock.unlock();
-                clean_journal();
-                continue;
-            }
-            if (queue_.empty()) return;  // stopping, and everything is written
-            // A commit writes at least the journal's tail page whatever it holds: commits back to
-            // back under load, each with a few table steps, wrote 4 KiB for every one or two
-            // actions. Within `commit_interval` of the last commit, the writer waits for more steps
-            // (or enough of them); a lone commit after a quiet spell goes at once.
-            const auto due = last_commit_ + options_.commit_interval;
-            if (Clock::now() < due && queue_.size() < static_cast<std::size_t>(options_.commit_batches)) {
-                writer_wait_ = WriterWait::enough;
-                wake_.wait_until(lock, due, [&] {
-                    return stopping_ || queue_.size() >= static_cast<std::size_t>(options_.commit_batches);
-                });
-                writer_wait_ = WriterWait::none;
-            }
-            group.swap(queue_);
-            last_commit_ = Clock::now();
+        // An idle writer cleans the journal too, once a second: the rows of the games that ended last.
+        if (!queue_.next(group, CommitQueue::Clock::now() + std::chrono::seconds(1))) return;  // stopped, all written
+        if (group.empty()) {
+            clean_journal();
+            continue;
         }
         // A failed commit is retried until it succeeds: events are never
         // dropped while the server runs. Only a server that is going away (its
@@ -480,38 +437,32 @@ void SqliteStore::run_writer() {
                 {
                     std::lock_guard lock(mutex_);
                     ++stats_.failed_commits;
-                    if (abandon_) {
-                        spdlog::error("database {}: stopping with {} table steps not committed ({}): no client was "
-                                      "shown them; they are lost",
-                                      path_, group.size() + queue_.size(), explain(e, path_));
-                        queue_.clear();
-                        given_up = true;
-                    }
                 }
-                if (given_up) break;
+                if (queue_.abandoned()) {
+                    spdlog::error("database {}: stopping with {} table steps not committed ({}): no client was "
+                                  "shown them; they are lost",
+                                  path_, group.size() + queue_.drop_all(), explain(e, path_));
+                    given_up = true;
+                    break;
+                }
                 spdlog::error("database {}: commit of {} batches failed (attempt {}), retrying in {} ms: {}", path_,
                               group.size(), attempt, options_.retry_ms, explain(e, path_));
                 std::this_thread::sleep_for(std::chrono::milliseconds(options_.retry_ms));
             }
         }
-        if (given_up) {
-            group.clear();
-            committed_.notify_all();
-            return;
-        }
+        if (given_up) return;
         std::uint64_t writes = 0;
         for (const Pending& p : group) writes += p.batch.size();
         for (Pending& p : group)
             if (p.done) p.done();
         {
             std::lock_guard lock(mutex_);
-            done_ += group.size();
             stats_.batches += group.size();
             stats_.writes += writes;
             ++stats_.commits;
         }
+        queue_.finished(group.size());
         group.clear();
-        committed_.notify_all();
         clean_journal();
     }
 }
@@ -524,8 +475,8 @@ void SqliteStore::clean_journal() {
             std::lock_guard lock(mutex_);
             stats_.journal_rows = writer_->journal_rows();
             stats_.journal_live_rows = writer_->live_rows();
-            if (!queue_.empty() || stopping_) return;
         }
+        if (!queue_.idle()) return;
         try {
             std::lock_guard gate(commit_gate_);
             if (writer_dirty_) {

@@ -20,6 +20,7 @@
 #include <thread>
 #include <unordered_map>
 #include "protocol/outcome.hpp"
+#include "storage/commit_queue.hpp"
 #include "storage/store.hpp"
 
 struct sqlite3;
@@ -61,10 +62,7 @@ public:
     Stats stats() const override;
 
 private:
-    struct Pending {
-        Batch batch;
-        std::function<void()> done;
-    };
+    using Pending = CommitQueue::Pending;
     // What an open table's restart needs, read from the journal at open.
     struct Recovered {
         std::vector<StoredAction> actions;  // of its game in progress
@@ -84,23 +82,14 @@ private:
     SqliteOptions options_;
     int lock_fd_ = -1;
     std::unique_ptr<Writer> writer_;
-    using Clock = std::chrono::steady_clock;
-    Clock::time_point last_commit_{};  // writer thread
     bool writer_dirty_ = false;  // writer thread: a transaction failed, its memory of the tables is to be read again
     std::thread thread_;
     std::thread checkpointer_;
 
-    mutable std::mutex mutex_;
-    std::condition_variable wake_;
-    std::condition_variable committed_;
+    CommitQueue queue_;
+    mutable std::mutex mutex_;  // the stats, and the checkpointer's wait
     std::condition_variable checkpoint_wake_;
-    std::deque<Pending> queue_;
-    enum class WriterWait { none, any, enough };
-    WriterWait writer_wait_ = WriterWait::none;  // what the writer waits for now
-    bool stopping_ = false;
-    bool abandon_ = false;
-    std::uint64_t submitted_ = 0;
-    std::uint64_t done_ = 0;
+    bool stopping_ = false;     // for the checkpointer
     Stats stats_;
 
     std::mutex commit_gate_;  // held by the writer for each commit, by the checkpointer for a log restart

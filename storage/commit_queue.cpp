@@ -1,0 +1,89 @@
+#include "storage/commit_queue.hpp"
+
+namespace sparts::storage {
+
+void CommitQueue::submit(Pending p) {
+    bool wake = false;
+    {
+        std::lock_guard lock(mutex_);
+        queue_.push_back(std::move(p));
+        ++submitted_;
+        wake = waiting_ == Wait::any || (waiting_ == Wait::enough && queue_.size() >= enough_);
+    }
+    if (wake) wake_.notify_one();
+}
+
+bool CommitQueue::flush(std::optional<std::chrono::milliseconds> limit) {
+    std::unique_lock lock(mutex_);
+    const std::uint64_t target = submitted_;
+    const auto done = [&] { return done_ >= target || (stopping_ && queue_.empty()); };
+    if (!limit) {
+        finished_.wait(lock, done);
+        return true;
+    }
+    return finished_.wait_for(lock, *limit, done);
+}
+
+bool CommitQueue::next(std::deque<Pending>& group, std::optional<Clock::time_point> until) {
+    std::unique_lock lock(mutex_);
+    waiting_ = Wait::any;
+    const auto something = [&] { return stopping_ || !queue_.empty(); };
+    if (until) wake_.wait_until(lock, *until, something);
+    else wake_.wait(lock, something);
+    waiting_ = Wait::none;
+    if (queue_.empty()) return !stopping_;  // stopping with everything written, or `until`
+    const auto due = last_group_ + interval_;
+    if (Clock::now() < due && queue_.size() < enough_) {
+        waiting_ = Wait::enough;
+        wake_.wait_until(lock, due, [&] { return stopping_ || queue_.size() >= enough_; });
+        waiting_ = Wait::none;
+    }
+    group.swap(queue_);
+    last_group_ = Clock::now();
+    return true;
+}
+
+void CommitQueue::finished(std::uint64_t n) {
+    {
+        std::lock_guard lock(mutex_);
+        done_ += n;
+    }
+    finished_.notify_all();
+}
+
+bool CommitQueue::idle() const {
+    std::lock_guard lock(mutex_);
+    return queue_.empty() && !stopping_;
+}
+
+std::size_t CommitQueue::size() const {
+    std::lock_guard lock(mutex_);
+    return queue_.size();
+}
+
+void CommitQueue::stop() {
+    {
+        std::lock_guard lock(mutex_);
+        stopping_ = true;
+    }
+    wake_.notify_all();
+    finished_.notify_all();
+}
+
+bool CommitQueue::abandoned() const {
+    std::lock_guard lock(mutex_);
+    return stopping_;
+}
+
+std::size_t CommitQueue::drop_all() {
+    std::size_t n = 0;
+    {
+        std::lock_guard lock(mutex_);
+        n = queue_.size();
+        queue_.clear();
+    }
+    finished_.notify_all();
+    return n;
+}
+
+}  // namespace sparts::storage
