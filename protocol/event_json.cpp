@@ -1,4 +1,5 @@
 #include "protocol/event_json.hpp"
+#include "protocol/overloaded.hpp"
 
 #include "engine/view.hpp"
 #include "protocol/card_json.hpp"
@@ -8,13 +9,6 @@ namespace sparts {
 using nlohmann::json;
 
 namespace {
-
-template <class... F>
-struct overloaded : F... {
-    using F::operator()...;
-};
-template <class... F>
-overloaded(F...) -> overloaded<F...>;
 
 json seats_of(std::uint16_t mask) {
     json a = json::array();

@@ -341,4 +341,13 @@ Outcome<RenderedGame, std::string> render(const GameLog& log, const std::string&
     return out;
 }
 
+Outcome<RenderedGame, std::string> render_record(std::string_view record, const std::string& ruleset, std::uint64_t seed,
+                                                 int game) {
+    auto log = decode_game_log(record);
+    if (!log) return "its record is unreadable: " + log.error();
+    auto rendered = render(*log, ruleset, seed, game);
+    if (!rendered) return "its record does not play back: " + rendered.error();
+    return std::move(*rendered);
+}
+
 }  // namespace sparts::storage

@@ -86,6 +86,11 @@ struct RenderedGame {
 // The game's events and actions. `ruleset` is the game's ruleset JSON.
 Outcome<RenderedGame, std::string> render(const GameLog& log, const std::string& ruleset, std::uint64_t seed, int game);
 
+// A finished game's record, its bytes as a store keeps them, decoded and rendered; or what is wrong
+// ("its record is unreadable: …", "its record does not play back: …").
+Outcome<RenderedGame, std::string> render_record(std::string_view record, const std::string& ruleset, std::uint64_t seed,
+                                                 int game);
+
 // The actions alone (what a table rebuilt after a restart applies), without the engine.
 std::vector<StoredAction> actions_of(const GameLog& log);
 

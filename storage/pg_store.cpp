@@ -1,4 +1,5 @@
 #include "storage/pg_store.hpp"
+#include "protocol/overloaded.hpp"
 
 #include <algorithm>
 #include <map>
@@ -14,13 +15,6 @@
 namespace sparts::storage {
 
 namespace {
-
-template <class... F>
-struct overloaded : F... {
-    using F::operator()...;
-};
-template <class... F>
-overloaded(F...) -> overloaded<F...>;
 
 // The advisory lock a single server holds alone and the nodes of a cluster
 // share; and the one migrations take, so that nodes starting together migrate once.
@@ -981,15 +975,9 @@ std::optional<ArchivedGame> PgStore::load_game(const std::string& table, int gam
         return true;
     });
     if (!found) return std::nullopt;
-    auto log = decode_game_log(record);
-    if (!log) {
-        spdlog::error("database {}: table {} game {}: its record is unreadable: {}", shown, table, game, log.error());
-        return std::nullopt;
-    }
-    auto rendered = render(*log, g.summary.ruleset, g.seed, game);
+    auto rendered = render_record(record, g.summary.ruleset, g.seed, game);
     if (!rendered) {
-        spdlog::error("database {}: table {} game {}: its record does not play back: {}", shown, table, game,
-                      rendered.error());
+        spdlog::error("database {}: table {} game {}: {}", shown, table, game, rendered.error());
         return std::nullopt;
     }
     g.actions = std::move(rendered->actions);

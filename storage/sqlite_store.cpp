@@ -1,4 +1,5 @@
 #include "storage/sqlite_store.hpp"
+#include "protocol/overloaded.hpp"
 
 #include <algorithm>
 #include <filesystem>
@@ -21,13 +22,6 @@
 namespace sparts::storage {
 
 namespace {
-
-template <class... F>
-struct overloaded : F... {
-    using F::operator()...;
-};
-template <class... F>
-overloaded(F...) -> overloaded<F...>;
 
 std::int64_t as_int(std::uint64_t v) { return static_cast<std::int64_t>(v); }
 
@@ -742,15 +736,9 @@ std::optional<ArchivedGame> SqliteStore::load_game(const std::string& table, int
         record.assign(static_cast<const char*>(q.getColumn(9).getBlob()), static_cast<std::size_t>(q.getColumn(9).getBytes()));
     }
     // The engine renders the events again, outside the lock: a few milliseconds for a long game.
-    auto log = decode_game_log(record);
-    if (!log) {
-        spdlog::error("database {}: table {} game {}: its record is unreadable: {}", path_, table, game, log.error());
-        return std::nullopt;
-    }
-    auto rendered = render(*log, g.summary.ruleset, g.seed, game);
+    auto rendered = render_record(record, g.summary.ruleset, g.seed, game);
     if (!rendered) {
-        spdlog::error("database {}: table {} game {}: its record does not play back: {}", path_, table, game,
-                      rendered.error());
+        spdlog::error("database {}: table {} game {}: {}", path_, table, game, rendered.error());
         return std::nullopt;
     }
     g.actions = std::move(rendered->actions);

@@ -1,4 +1,5 @@
 #include "tools/event_words.hpp"
+#include "protocol/overloaded.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -7,13 +8,6 @@
 namespace sparts::cli {
 
 namespace {
-
-template <class... F>
-struct overloaded : F... {
-    using F::operator()...;
-};
-template <class... F>
-overloaded(F...) -> overloaded<F...>;
 
 std::string cap(std::string s) {
     if (!s.empty() && s[0] >= 'a' && s[0] <= 'z') s[0] = static_cast<char>(s[0] - 'a' + 'A');
