@@ -73,7 +73,9 @@ test("leaving a seat mid-game asks first; the table opened again shows the bot i
   for (const size of ["desktop", "phone"]) {
     const ada = await newPerson(browser, "Ada", size);
     const { page } = ada;
-    const table = await createTable(page, server.url, "spades");
+    // A long game: four bots at 10 ms a move end a game to 500 in seconds, and a loaded machine
+    // took longer than that to open the table again (the Take over button goes with the game).
+    const table = await createTable(page, server.url, "spades", { target_score: 10000 });
     await page.locator("#start").click();
     await page.locator(".hand [data-card]").first().waitFor();
     // Leave seat: a question first; Stay keeps everything
