@@ -12,13 +12,15 @@ packages=(
 )
 # What only the tests need: the JSON Schema validator the protocol tests use, clang
 # and libFuzzer for the fuzz targets (scripts/fuzz.sh), PostgreSQL and HAProxy (the
-# storage tests and the cluster tests start their own, in the build folder), and
+# storage tests and the cluster tests start their own), websockets and pytest (the
+# Python client library's tests, clients/python), and
 # Debian's Chromium that the web client's browser tests drive (playwright-core
 # speaks to it directly: no chromium-driver).
 test_packages=(
   python3-jsonschema
   clang-15 libfuzzer-15-dev
   postgresql-15 haproxy
+  python3-websockets python3-pytest
   chromium
 )
 # Node.js and npm for the web client's tests (web/): Debian's, unless a node and an

@@ -1,0 +1,379 @@
+"""SpartsClient: one WebSocket connection to a sparts-server, kept alive across drops and restarts."""
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+import logging
+import os
+import random
+import time
+from typing import Any, Callable, Dict, List, Optional
+from urllib.parse import urlsplit, urlunsplit
+
+import websockets
+
+from .model import TableModel
+
+log = logging.getLogger("sparts_client")
+
+PROTOCOL = 1
+
+
+class SpartsError(Exception):
+    """An ``error`` reply (PROTOCOL.md §8), or ``disconnected`` / ``timeout`` from the client itself."""
+
+    def __init__(self, code: str, message: str = "", field: Optional[str] = None,
+                 reply: Optional[Dict[str, Any]] = None) -> None:
+        super().__init__(f"{code}: {message}" + (f" (field {field})" if field else ""))
+        self.code, self.message, self.field, self.reply = code, message, field, reply or {}
+
+
+class TokenBucket:
+    """Client-side pacing: at most ``rate`` messages a second, bursts of ``burst``."""
+
+    def __init__(self, rate: float, burst: float) -> None:
+        self.rate, self.burst = float(rate), float(burst)
+        self.tokens, self.last = float(burst), time.monotonic()
+        self._lock = asyncio.Lock()
+
+    async def acquire(self) -> None:
+        async with self._lock:              # first come, first served
+            while True:
+                now = time.monotonic()
+                self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
+                self.last = now
+                if self.tokens >= 1:
+                    self.tokens -= 1
+                    return
+                await asyncio.sleep((1 - self.tokens) / self.rate)
+
+
+class SpartsClient:
+    """An asyncio client of the sparts protocol.
+
+    ``await client.connect()`` opens the connection and says hello (with the stored token,
+    if any); then ``await client.request({...})`` sends a request and returns its ``ok``
+    (or raises :class:`SpartsError`). Every table followed has a :class:`TableModel` in
+    ``client.tables`` and its messages (``event``, ``snapshot``, ``your_turn``) go to every
+    queue from ``client.subscribe(table)``. Drops, server restarts and table moves are
+    handled: the client reconnects (with backoff), says hello with its token and resumes
+    each table from its last seq.
+    """
+
+    def __init__(self, url: str, name: str, token: Optional[str] = None,
+                 token_path: Optional[str] = None, *, request_timeout: float = 10.0,
+                 rate: float = 15.0, burst: float = 30.0, backoff_initial: float = 0.25,
+                 backoff_max: float = 5.0, reconnect: bool = True) -> None:
+        self.url, self.name, self.token_path = url, name, token_path
+        if token is None and token_path and os.path.exists(token_path):
+            with open(token_path) as f:
+                token = f.read().strip() or None
+        self.token = token
+        self.player: Optional[str] = None
+        self.request_timeout = request_timeout
+        self.bucket = TokenBucket(rate, burst) if rate else None
+        self.backoff_initial, self.backoff_max = backoff_initial, backoff_max
+        self.auto_reconnect = reconnect
+        self.tables: Dict[str, TableModel] = {}
+        self.replays: "asyncio.Queue[Dict[str, Any]]" = asyncio.Queue()
+        self.stats = {"sent": 0, "received": 0, "rate_limited": 0, "connects": 0,
+                      "resumes": 0, "gaps": 0}
+        self.on_message: List[Callable[[Dict[str, Any]], None]] = []   # every message, raw
+        self._subs: Dict[str, List[asyncio.Queue]] = {}
+        self._ids = itertools.count(1)
+        self._pending: Dict[Any, asyncio.Future] = {}
+        self._ws: Any = None
+        self._connected = asyncio.Event()
+        self._first: Optional[asyncio.Future] = None
+        self._closing = False
+        self._moved_table: Optional[str] = None
+        self._task: Optional[asyncio.Task] = None
+        self._resyncing: Dict[str, bool] = {}
+
+    # -- public API ------------------------------------------------------------------
+    async def connect(self) -> Dict[str, Any]:
+        """Connect and say hello; returns the hello ``ok`` (``seats`` lists the seats held)."""
+        self._first = asyncio.get_running_loop().create_future()
+        self._task = asyncio.ensure_future(self._run())
+        return await self._first
+
+    async def close(self) -> None:
+        self._closing = True
+        if self._ws is not None:
+            await self._ws.close()
+        if self._task:
+            try:
+                await asyncio.wait_for(self._task, 5)
+            except (asyncio.TimeoutError, asyncio.CancelledError):
+                pass
+
+    @property
+    def connected(self) -> bool:
+        return self._connected.is_set()
+
+    def subscribe(self, table: str) -> "asyncio.Queue[Dict[str, Any]]":
+        """A queue of the table's messages (snapshot, event, your_turn), each after the model took it."""
+        q: asyncio.Queue = asyncio.Queue()
+        self._subs.setdefault(table, []).append(q)
+        return q
+
+    def table(self, table: str) -> TableModel:
+        if table not in self.tables:
+            self.tables[table] = TableModel(table)
+        return self.tables[table]
+
+    async def request(self, msg: Dict[str, Any], timeout: Optional[float] = None,
+                      retries: int = 5) -> Dict[str, Any]:
+        """Send a request (an ``id`` is added) and wait for its reply.
+
+        Waits for the connection when it is down. A ``rate_limited`` reply is retried
+        after a short pause (the frame was not read). Raises :class:`SpartsError`.
+        """
+        timeout = self.request_timeout if timeout is None else timeout
+        for attempt in range(retries + 1):
+            try:
+                await asyncio.wait_for(self._connected.wait(), timeout)
+            except asyncio.TimeoutError:
+                raise SpartsError("disconnected", "not connected") from None
+            try:
+                return await self._send_request(dict(msg), timeout)
+            except SpartsError as e:
+                if e.code != "rate_limited" or attempt == retries:
+                    raise
+                await asyncio.sleep(0.25 * (attempt + 1))
+        raise AssertionError("unreachable")
+
+    # convenience wrappers
+    async def list_tables(self, **filters: Any) -> List[Dict[str, Any]]:
+        return (await self.request({"type": "list_tables", **filters}))["tables"]
+
+    async def create_table(self, preset: str, options: Optional[Dict[str, Any]] = None,
+                           **kw: Any) -> Dict[str, Any]:
+        ruleset: Dict[str, Any] = {"preset": preset}
+        if options:
+            ruleset["options"] = options
+        return await self.request({"type": "create_table", "ruleset": ruleset, **kw})
+
+    async def sit(self, table: str, seat: Optional[int] = None, invite: Optional[str] = None) -> int:
+        msg: Dict[str, Any] = {"type": "sit", "table": table}
+        if seat is not None:
+            msg["seat"] = seat
+        if invite:
+            msg["invite"] = invite
+        self.table(table)
+        return (await self.request(msg))["seat"]
+
+    async def watch(self, table: str, invite: Optional[str] = None) -> None:
+        self.table(table)
+        await self.request({"type": "watch", "table": table, **({"invite": invite} if invite else {})})
+
+    async def add_bot(self, table: str, level: Optional[str] = None) -> int:
+        return (await self.request({"type": "add_bot", "table": table,
+                                    **({"level": level} if level else {})}))["seat"]
+
+    async def start(self, table: str) -> None:
+        await self.request({"type": "start", "table": table})
+
+    async def again(self, table: str) -> None:
+        await self.request({"type": "again", "table": table})
+
+    async def act(self, table: str, action: Dict[str, Any]) -> Dict[str, Any]:
+        return await self.request({"type": "act", "table": table, "action": action})
+
+    # -- internals ---------------------------------------------------------------------
+    async def _send(self, msg: Dict[str, Any]) -> None:
+        if self.bucket:
+            await self.bucket.acquire()
+        ws = self._ws
+        if ws is None:
+            raise SpartsError("disconnected", "connection lost")
+        self.stats["sent"] += 1
+        try:
+            await ws.send(json.dumps(msg))
+        except websockets.ConnectionClosed:
+            raise SpartsError("disconnected", "connection lost") from None
+
+    async def _send_request(self, msg: Dict[str, Any], timeout: float) -> Dict[str, Any]:
+        rid = msg["id"] = next(self._ids)
+        fut = asyncio.get_running_loop().create_future()
+        self._pending[rid] = fut
+        try:
+            await self._send(msg)
+            return await asyncio.wait_for(fut, timeout)
+        except asyncio.TimeoutError:
+            raise SpartsError("timeout", f"no reply to {msg['type']} in {timeout} s") from None
+        finally:
+            self._pending.pop(rid, None)
+
+    def _ws_url(self) -> str:
+        if not self._moved_table:
+            return self.url
+        parts = urlsplit(self.url)
+        return urlunsplit((parts.scheme, parts.netloc, parts.path or "/ws",
+                           f"table={self._moved_table}", ""))
+
+    async def _run(self) -> None:
+        backoff = self.backoff_initial
+        while not self._closing:
+            reader: Optional[asyncio.Task] = None
+            try:
+                async with websockets.connect(self._ws_url(), max_size=2 ** 22,
+                                              open_timeout=10, close_timeout=2) as ws:
+                    self._ws = ws
+                    self.stats["connects"] += 1
+                    reader = asyncio.ensure_future(self._read(ws))
+                    hello = await self._hello()
+                    backoff = self.backoff_initial
+                    self._moved_table = None
+                    await self._resume_all(hello)
+                    self._connected.set()
+                    if not self._first.done():
+                        self._first.set_result(hello)
+                    await reader
+            except SpartsError as e:
+                if not self._first.done() and e.code not in ("disconnected", "timeout"):
+                    self._first.set_exception(e)
+                    return
+            except (OSError, asyncio.TimeoutError, websockets.WebSocketException) as e:
+                log.info("connection failed: %r", e)
+            finally:
+                if reader is not None and not reader.done():
+                    reader.cancel()
+                self._ws = None
+                self._connected.clear()
+                for fut in list(self._pending.values()):
+                    if not fut.done():
+                        fut.set_exception(SpartsError("disconnected", "connection lost"))
+            if self._closing or not self.auto_reconnect:
+                break
+            if self._moved_table:           # a table moved (4005): straight back
+                continue
+            delay = backoff * (0.5 + random.random() / 2)
+            log.info("reconnecting in %.2f s", delay)
+            await asyncio.sleep(delay)
+            backoff = min(self.backoff_max, backoff * 2)
+        if not self._first.done():
+            self._first.set_exception(SpartsError("disconnected", "could not connect"))
+
+    async def _hello(self) -> Dict[str, Any]:
+        msg: Dict[str, Any] = {"type": "hello", "protocol": PROTOCOL, "name": self.name}
+        if self.token:
+            msg["token"] = self.token
+        try:
+            ok = await self._send_request(msg, self.request_timeout)
+        except SpartsError as e:
+            if e.code != "unknown_token":
+                raise
+            log.warning("token unknown to the server: saying hello as a new player")
+            self.token = None
+            msg.pop("token")
+            ok = await self._send_request(msg, self.request_timeout)
+        self.player = ok.get("player")
+        if ok.get("token"):
+            self.token = ok["token"]
+            if self.token_path:
+                with open(self.token_path, "w") as f:
+                    f.write(self.token + "\n")
+        return ok
+
+    async def _resume_all(self, hello: Dict[str, Any]) -> None:
+        for s in hello.get("seats", []):
+            self.table(s["table"])          # seats held from an earlier run: follow them too
+        for table, model in list(self.tables.items()):
+            if model.closed:
+                continue
+            await self._resume(table)
+
+    async def _resume(self, table: str) -> None:
+        self._resyncing[table] = True
+        self.stats["resumes"] += 1
+        try:
+            await self._send_request({"type": "resume", "table": table,
+                                      "seq": self.table(table).seq}, self.request_timeout)
+        except SpartsError as e:
+            self._resyncing[table] = False
+            if e.code in ("no_such_table", "not_seated"):
+                log.warning("cannot resume %s: %s", table, e)
+                self.tables[table].closed = True
+            else:
+                raise
+
+    async def _read(self, ws: Any) -> None:
+        try:
+            async for frame in ws:
+                for line in frame.split("\n") if isinstance(frame, str) else []:
+                    if line:
+                        self._dispatch(json.loads(line))
+        except websockets.ConnectionClosed:
+            pass
+        for fut in list(self._pending.values()):
+            if not fut.done():
+                fut.set_exception(SpartsError("disconnected", "connection lost"))
+        code = ws.close_code
+        if code == 4005:
+            self._moved_table = self._moved_table or next(iter(self.tables), None)
+        log.info("connection closed (%s)", code)
+
+    def _deliver(self, table: str, msg: Dict[str, Any]) -> None:
+        for q in self._subs.get(table, []):
+            q.put_nowait(msg)
+
+    def _dispatch(self, msg: Dict[str, Any]) -> None:
+        self.stats["received"] += 1
+        for cb in self.on_message:
+            cb(msg)
+        t = msg.get("type")
+        if t in ("ok", "error"):
+            if t == "error" and msg.get("code") == "rate_limited":
+                self.stats["rate_limited"] += 1
+            if t == "ok" and msg.get("re") == "resume":
+                # Done here, in frame order: the events or the snapshot that follow count.
+                if msg.get("mode") == "events":
+                    self._resyncing[msg["table"]] = False
+            fut = self._pending.get(msg.get("id"))
+            if fut is not None and not fut.done():
+                if t == "ok":
+                    fut.set_result(msg)
+                else:
+                    fut.set_exception(SpartsError(msg.get("code", "?"), msg.get("message", ""),
+                                                  msg.get("field"), msg))
+            elif t == "error":
+                log.warning("error without a request: %s", msg)
+            return
+        if t == "closing":
+            if msg.get("reason") == "moved":
+                self._moved_table = msg.get("table")
+            return
+        if t in ("replay_event", "replay_state", "replay_ended"):
+            self.replays.put_nowait(msg)
+            return
+        table = msg.get("table")
+        if table is None:
+            return
+        model = self.table(table)
+        if t == "snapshot":
+            self._resyncing[table] = False
+            model.apply_snapshot(msg)
+        elif t == "event":
+            seq = msg["seq"]
+            if self._resyncing.get(table) or seq <= model.seq:
+                return                       # being resumed, or already seen
+            if seq != model.seq + 1 and model.seq != 0:
+                self.stats["gaps"] += 1
+                log.warning("gap at %s: seq %d after %d: resuming", table, seq, model.seq)
+                self._resyncing[table] = True
+                asyncio.ensure_future(self._resume_quietly(table))
+                return
+            model.apply_event(seq, msg["event"])
+        elif t == "your_turn":
+            if self._resyncing.get(table):
+                return                       # the resume sends a fresh one
+            model.legal = msg.get("legal")
+        self._deliver(table, msg)
+
+    async def _resume_quietly(self, table: str) -> None:
+        try:
+            await self._resume(table)
+        except SpartsError as e:
+            log.warning("resume of %s failed: %s", table, e)
