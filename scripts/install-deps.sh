@@ -20,7 +20,7 @@ test_packages=(
   python3-jsonschema
   clang-15 libfuzzer-15-dev
   postgresql-15 haproxy
-  python3-websockets python3-pytest
+  python3-websockets python3-pytest python3-yaml
   chromium
 )
 # Node.js and npm for the web client's tests (web/): Debian's, unless a node and an
