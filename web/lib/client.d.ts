@@ -41,6 +41,8 @@ export interface ClientOptions {
   requestTimeoutMs?: number;
   /** an application ping this often notices a dead network (0: none); default 20000 */
   heartbeatMs?: number;
+  /** messages sent at most perSecond a second, bursts of burst (default 15 and 30: under the server's 20 and 40) */
+  rate?: { perSecond?: number; burst?: number };
   /** ask the server to batch messages (default true) */
   batch?: boolean;
   random?: () => number;

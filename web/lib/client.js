@@ -60,6 +60,14 @@ export class SpartsClient {
     this.heartbeatMs = options.heartbeatMs ?? 20000;
     this.batch = options.batch ?? true;
     this.random = options.random ?? Math.random;
+    // Sent at most `perSecond` a second, bursts of `burst`: under the server's limit (20 a
+    // second, bursts of 40, by default), so that a client answering every your_turn at once
+    // is never refused with rate_limited. Beyond, messages wait their turn, in order.
+    this.rate = { perSecond: 15, burst: 30, ...(options.rate ?? {}) };
+    this._tokens = this.rate.burst;
+    this._tokensAt = Date.now();
+    this._outbox = []; // {ws, text, fail} waiting for a token
+    this._outboxTimer = null;
 
     this.player = null; // public id, after hello
     this.seats = []; // [{table, seat}] from the last hello
@@ -127,6 +135,9 @@ export class SpartsClient {
   close() {
     this._closedByUser = true;
     clearTimeout(this._reconnectTimer);
+    clearTimeout(this._outboxTimer);
+    this._outboxTimer = null;
+    this._outbox = [];
     this._stopHeartbeat();
     const ws = this._ws;
     this._ws = null;
@@ -350,14 +361,42 @@ export class SpartsClient {
         reject(new SpartsError("timeout", `no answer to ${msg.type} in ${timeoutMs} ms`, { re: msg.type, id }));
       }, timeoutMs);
       this._pending.set(id, { resolve, reject, timer, type: msg.type });
-      try {
-        ws.send(JSON.stringify(full));
-      } catch (err) {
+      this._send(ws, JSON.stringify(full), (err) => {
         clearTimeout(timer);
         this._pending.delete(id);
         reject(new SpartsError("disconnected", String(err), { re: msg.type, id }));
-      }
+      });
     });
+  }
+
+  /** Sends now if the rate allows, else when it does; in order either way. */
+  _send(ws, text, fail) {
+    this._outbox.push({ ws, text, fail });
+    this._flushOutbox();
+  }
+
+  _flushOutbox() {
+    const now = Date.now();
+    this._tokens = Math.min(this.rate.burst, this._tokens + ((now - this._tokensAt) / 1000) * this.rate.perSecond);
+    this._tokensAt = now;
+    while (this._outbox.length && this._tokens >= 1) {
+      const { ws, text, fail } = this._outbox.shift();
+      // A message for a connection that has gone: its request has failed already ("disconnected").
+      if (ws !== this._ws || ws.readyState !== OPEN) continue;
+      this._tokens -= 1;
+      try {
+        ws.send(text);
+      } catch (err) {
+        fail(err);
+      }
+    }
+    if (this._outbox.length && !this._outboxTimer) {
+      const waitMs = Math.ceil(((1 - this._tokens) / this.rate.perSecond) * 1000);
+      this._outboxTimer = setTimeout(() => {
+        this._outboxTimer = null;
+        this._flushOutbox();
+      }, Math.max(1, waitMs));
+    }
   }
 
   ping() {

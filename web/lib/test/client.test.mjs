@@ -279,3 +279,19 @@ test("one server alone: sitting at a table keeps the one connection", async () =
   client.close();
   await pending;
 });
+
+test("requests are paced under the server's rate limit: a burst goes at once, the rest in order as the rate allows", async () => {
+  const client = makeClient({ rate: { perSecond: 200, burst: 5 } });
+  const ws = await connected(client);
+  const before = ws.sent.length;
+  const replies = [];
+  for (let i = 0; i < 20; i++) replies.push(client.ping().catch(() => {}));
+  assert.equal(ws.sent.length - before, 4); // the burst (hello took one token of it)
+  await new Promise((r) => setTimeout(r, 150)); // 200 a second: the other 16 within 80 ms
+  const pings = ws.sent.slice(before);
+  assert.equal(pings.length, 20);
+  assert.deepEqual(pings.map((m) => m.id), [...pings.map((m) => m.id)].sort((a, b) => a - b)); // in order
+  for (const m of pings) ws.serverSend({ type: "ok", re: "ping", id: m.id });
+  await Promise.all(replies);
+  client.close();
+});
