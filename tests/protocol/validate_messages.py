@@ -428,12 +428,16 @@ def examples_of(path):
 
 
 def reset(folder):
-    """Removes the frame logs (*.jsonl) in folder, creating it if need be; nothing else is touched."""
-    os.makedirs(folder, exist_ok=True)
-    names = [n for n in os.listdir(folder) if n.endswith(".jsonl")]
-    for n in names:
-        os.remove(os.path.join(folder, n))
-    print(f"{folder}: {len(names)} old frame logs removed")
+    """Removes the frame logs (*.jsonl) in folder and in its http/ (the HTTP answers the tests got,
+    checked by check_openapi.py --responses), creating them if need be; nothing else is touched."""
+    removed = 0
+    for where in (folder, os.path.join(folder, "http")):
+        os.makedirs(where, exist_ok=True)
+        names = [n for n in os.listdir(where) if n.endswith(".jsonl")]
+        for n in names:
+            os.remove(os.path.join(where, n))
+        removed += len(names)
+    print(f"{folder}: {removed} old frame and answer logs removed")
     return 0
 
 

@@ -1,5 +1,11 @@
 #include "http_client.hpp"
 
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <mutex>
+#include <nlohmann/json.hpp>
 #include <boost/asio/connect.hpp>
 #include <boost/asio/write.hpp>
 #include <boost/asio/io_context.hpp>
@@ -12,6 +18,30 @@
 #include <sstream>
 
 namespace sparts::e2e {
+
+namespace {
+
+// Under CTest (SPARTS_FRAMES_DIR set), every answer the end-to-end tests get is logged to
+// <dir>/http/<pid>.jsonl, one JSON line each; server/e2e_http_matches_openapi checks them all
+// against protocol/openapi.yaml once the tests have run.
+void log_answer(const std::string& target, const HttpReply& reply) {
+    const char* dir = std::getenv("SPARTS_FRAMES_DIR");
+    if (!dir || !*dir) return;
+    static std::mutex mutex;
+    std::lock_guard lock(mutex);
+    const auto folder = std::filesystem::path(dir) / "http";
+    std::filesystem::create_directories(folder);
+    std::ofstream out(folder / (std::to_string(::getpid()) + ".jsonl"), std::ios::app);
+    nlohmann::json headers = nlohmann::json::object();
+    for (const auto& [name, value] : reply.headers) headers[name] = value;
+    // Bodies are text (JSON, plain text, a record); bytes that are not UTF-8 are replaced.
+    out << nlohmann::json{{"target", target}, {"status", reply.status}, {"headers", headers}, {"body", reply.body}}
+               .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)
+        << "\n";
+}
+
+}  // namespace
+
 
 namespace net = boost::asio;
 namespace beast = boost::beast;
@@ -57,6 +87,7 @@ HttpReply HttpConnection::get(const std::string& target, const Headers& headers)
         for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
         reply.headers[name] = std::string(field.value());
     }
+    log_answer(target, reply);
     return reply;
 }
 
