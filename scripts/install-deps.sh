@@ -44,6 +44,12 @@ if [ ${#missing[@]} -gt 0 ]; then
   fi
   echo "install-deps: installing ${missing[*]}"
   export DEBIAN_FRONTEND=noninteractive
+  # The tests start PostgreSQL clusters of their own: Debian's package is told not to create (and
+  # start, as a service on port 5432) a "main" cluster of its own on this machine.
+  if [[ " ${missing[*]} " == *" postgresql-15 "* ]] && [ ! -e /etc/postgresql-common/createcluster.d/sparts.conf ]; then
+    "${as_root[@]}" mkdir -p /etc/postgresql-common/createcluster.d
+    echo "create_main_cluster = false" | "${as_root[@]}" tee /etc/postgresql-common/createcluster.d/sparts.conf >/dev/null
+  fi
   "${as_root[@]}" apt-get update -qq
   # --force-unsafe-io: dpkg unpacks without an fsync per file (a third less time
   # for Boost's thousands of headers and Chromium); a crash mid-install would
