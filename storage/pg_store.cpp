@@ -564,6 +564,7 @@ void PgStore::renew_leases() {
             const auto row = by_table.find(table);
             if (row == by_table.end() || row->second->epoch != held->second) {
                 held_.erase(held);
+                wanted_told_.erase(table);
                 lost.push_back(table);
                 continue;
             }
@@ -633,7 +634,10 @@ void PgStore::run_writer() {
                     }
                     {
                         std::lock_guard lock(mutex_);
-                        for (const auto& t : gone) held_.erase(t);
+                        for (const auto& t : gone) {
+                            held_.erase(t);
+                            wanted_told_.erase(t);
+                        }
                     }
                     spdlog::warn("database {}: node {}: a commit was refused, {} table(s) held by another node now: {}",
                                  shown, options_.node, gone.size(), e.what());
