@@ -287,7 +287,8 @@ test("requests are paced under the server's rate limit: a burst goes at once, th
   const replies = [];
   for (let i = 0; i < 20; i++) replies.push(client.ping().catch(() => {}));
   assert.equal(ws.sent.length - before, 4); // the burst (hello took one token of it)
-  await new Promise((r) => setTimeout(r, 150)); // 200 a second: the other 16 within 80 ms
+  // 200 a second: the other 16 within 80 ms, or later on a loaded machine; none lost.
+  for (let waited = 0; ws.sent.length - before < 20 && waited < 5000; waited += 10) await new Promise((r) => setTimeout(r, 10));
   const pings = ws.sent.slice(before);
   assert.equal(pings.length, 20);
   assert.deepEqual(pings.map((m) => m.id), [...pings.map((m) => m.id)].sort((a, b) => a - b)); // in order
