@@ -58,10 +58,12 @@ if [ ${#missing[@]} -gt 0 ]; then
     "${missing[@]}" >/dev/null
 fi
 
-# The web client's test tools (playwright-core, typescript), exactly as
-# web/package-lock.json pins them; again only when the lock file changed.
+# The web client's test tools (playwright-core, typescript) and the protocol
+# documents' (@redocly/cli, @asyncapi/parser), exactly as web/package-lock.json
+# pins them; again only when the lock file changed. SCARF_ANALYTICS: one of
+# @redocly/cli's packages reports installs home otherwise.
 web="$(dirname "$0")/../web"
 if [ ! -f "$web/node_modules/.package-lock.json" ] || [ "$web/package-lock.json" -nt "$web/node_modules/.package-lock.json" ]; then
   echo "install-deps: npm ci in web/"
-  (cd "$web" && npm ci --no-audit --no-fund --loglevel=error)
+  (cd "$web" && SCARF_ANALYTICS=false npm ci --no-audit --no-fund --loglevel=error)
 fi
