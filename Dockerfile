@@ -14,7 +14,7 @@ RUN apt-get update -qq \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
       g++ cmake ninja-build pkg-config \
       libboost1.81-dev nlohmann-json3-dev libspdlog-dev libsqlitecpp-dev doctest-dev \
-      libcli11-dev libssl-dev libjemalloc-dev libpq-dev \
+      libcli11-dev libssl-dev libjemalloc-dev libpq-dev libjwt-dev \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY . .
@@ -29,7 +29,7 @@ FROM debian:bookworm-slim
 # libcrypto, PostgreSQL's libpq (CLI11 is headers only).
 RUN apt-get update -qq \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
-      libstdc++6 libspdlog1.10 libfmt9 libsqlite3-0 libssl3 libjemalloc2 libpq5 \
+      libstdc++6 libspdlog1.10 libfmt9 libsqlite3-0 libssl3 libjemalloc2 libpq5 libjwt0 \
  && rm -rf /var/lib/apt/lists/* \
  && groupadd --system --gid 10001 sparts \
  && useradd --system --uid 10001 --gid 10001 --create-home --home-dir /var/lib/sparts --shell /usr/sbin/nologin sparts

@@ -114,7 +114,7 @@ int open_tables(const Args& a) {
         const std::string id = "t" + std::to_string(t + 1);
         Batch b = table_rows(id, t + 1);
         const std::uint64_t seed = 1000 + static_cast<std::uint64_t>(t);
-        b.push_back(StartGame{id, 1, seed, ruleset, R"([{"player":"p0","name":"P0"}])", 1});
+        b.push_back(StartGame{id, 1, seed, ruleset, R"([{"player":"p0","name":"P0"}])", 1, {}});
         Game g = *Game::create(*rules, seed);
         std::uint64_t seq = 0;
         const auto dealt = g.start();

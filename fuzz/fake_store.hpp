@@ -28,8 +28,11 @@ public:
     std::optional<storage::StoredPlayer> find_player(const std::string&) override { return std::nullopt; }
     std::vector<storage::OpenTableState> open_tables() override { return {}; }
     std::uint64_t last_table_number() override { return 2; }
+    std::vector<storage::StoredBan> bans() override { return {}; }
     storage::ArchivePage list_games(const storage::ArchiveQuery& query) override;
     std::optional<storage::ArchivedGame> load_game(const std::string& table, int game) override;
+    storage::LeaderboardPage leaderboard(const storage::LeaderboardQuery&) override { return {}; }
+    std::optional<storage::PlayerRatings> player_ratings(const std::string&) override { return std::nullopt; }
     Stats stats() const override { return {}; }
 
 private:

@@ -1,63 +1,8 @@
 #include "protocol/display_name.hpp"
 
-#include <cstdint>
+#include "protocol/unicode_text.hpp"
 
 namespace sparts {
-
-namespace {
-
-// The next code point of valid UTF-8, or -1 (and `i` unchanged) when the bytes are not.
-long next_code_point(std::string_view s, std::size_t& i) {
-    const auto b0 = static_cast<unsigned char>(s[i]);
-    int len = 0;
-    long cp = 0;
-    if (b0 < 0x80)
-        len = 1, cp = b0;
-    else if ((b0 & 0xE0) == 0xC0)
-        len = 2, cp = b0 & 0x1F;
-    else if ((b0 & 0xF0) == 0xE0)
-        len = 3, cp = b0 & 0x0F;
-    else if ((b0 & 0xF8) == 0xF0)
-        len = 4, cp = b0 & 0x07;
-    else
-        return -1;
-    if (i + static_cast<std::size_t>(len) > s.size()) return -1;
-    for (int k = 1; k < len; ++k) {
-        const auto b = static_cast<unsigned char>(s[i + static_cast<std::size_t>(k)]);
-        if ((b & 0xC0) != 0x80) return -1;
-        cp = (cp << 6) | (b & 0x3F);
-    }
-    // Overlong forms, surrogates and code points past U+10FFFF are not UTF-8.
-    static constexpr long kMin[] = {0, 0, 0x80, 0x800, 0x10000};
-    if (cp < kMin[len] || (cp >= 0xD800 && cp <= 0xDFFF) || cp > 0x10FFFF) return -1;
-    i += static_cast<std::size_t>(len);
-    return cp;
-}
-
-bool is_control(long c) {
-    return c < 0x20 || (c >= 0x7F && c <= 0x9F) ||  // C0, DEL, C1
-           (c >= 0x202A && c <= 0x202E) ||
-           (c >= 0x2066 && c <= 0x2069) ||               // bidi embeddings, overrides, isolates
-           c == 0x200E || c == 0x200F || c == 0x061C ||  // bidi marks
-           c == 0x2028 || c == 0x2029 ||                 // line and paragraph separators
-           (c >= 0xFFF9 && c <= 0xFFFB);                 // interlinear annotation controls
-}
-
-// Shows nothing by itself: spaces, zero-width characters, fillers, variation selectors, tags.
-bool is_invisible(long c) {
-    return c == 0x20 || c == 0xA0 || c == 0xAD || c == 0x034F || c == 0x115F || c == 0x1160 ||
-           c == 0x17B4 || c == 0x17B5 || c == 0x180E || (c >= 0x2000 && c <= 0x200F) ||
-           (c >= 0x202F && c <= 0x202F) || (c >= 0x205F && c <= 0x2064) || c == 0x3000 ||
-           c == 0x3164 || c == 0xFEFF || c == 0xFFA0 || (c >= 0xFE00 && c <= 0xFE0F) ||
-           (c >= 0xE0000 && c <= 0xE007F) || (c >= 0xE0100 && c <= 0xE01EF) ||
-           c == 0x2800;  // the blank Braille pattern, a favourite "empty" name
-}
-
-bool is_space(long c) {
-    return c == 0x20 || c == 0xA0 || (c >= 0x2000 && c <= 0x200A) || c == 0x3000 || c == 0x202F;
-}
-
-}  // namespace
 
 bool valid_display_name(std::string_view name) {
     if (name.empty() || name.size() > kMaxNameLength * 4) return false;
@@ -66,13 +11,13 @@ bool valid_display_name(std::string_view name) {
     long first = -1, last = -1;
     for (std::size_t i = 0; i < name.size();) {
         const long c = next_code_point(name, i);
-        if (c < 0 || is_control(c)) return false;
-        if (!is_invisible(c)) shows = true;
+        if (c < 0 || is_control_character(c)) return false;
+        if (!is_invisible_character(c)) shows = true;
         if (first < 0) first = c;
         last = c;
         ++chars;
     }
-    return chars <= kMaxNameLength && shows && !is_space(first) && !is_space(last);
+    return chars <= kMaxNameLength && shows && !is_space_character(first) && !is_space_character(last);
 }
 
 }  // namespace sparts

@@ -5,6 +5,7 @@
 
 #include "protocol/action_json.hpp"
 #include "protocol/card_json.hpp"
+#include "protocol/deal_commitment.hpp"
 #include "protocol/json_fields.hpp"
 #include "protocol/json_text.hpp"
 #include "protocol/ruleset_json.hpp"
@@ -142,6 +143,26 @@ RecordResult result_of(const GameOver& over) {
     return r;
 }
 
+namespace {
+
+Parsed<DealProof> deal_proof_from(const json& v) {
+    if (!v.is_object()) return expected("", "an object with salt and commitment", v);
+    if (auto e = refuse_unknown_members(v, "a deal proof", {"salt", "commitment"})) return *e;
+    DealProof proof;
+    const json* salt = member(v, "salt");
+    if (!salt) return missing("salt", "32 lowercase hex digits");
+    if (!salt->is_string() || !is_deal_salt(salt->get<std::string>())) return expected("salt", "32 lowercase hex digits", *salt);
+    proof.salt = salt->get<std::string>();
+    const json* commitment = member(v, "commitment");
+    if (!commitment) return missing("commitment", "64 lowercase hex digits (a SHA-256)");
+    if (!commitment->is_string() || !is_deal_commitment(commitment->get<std::string>()))
+        return expected("commitment", "64 lowercase hex digits (a SHA-256)", *commitment);
+    proof.commitment = commitment->get<std::string>();
+    return proof;
+}
+
+}  // namespace
+
 json to_json(const GameRecord& record) {
     json j = {{"format", kGameRecordFormat},
               {"version", kGameRecordVersion},
@@ -175,6 +196,7 @@ json to_json(const GameRecord& record) {
                        {"ranks", record.result->ranks},
                        {"reason", to_string(record.result->reason)}};
     }
+    if (record.deal) j["deal"] = {{"salt", record.deal->salt}, {"commitment", record.deal->commitment}};
     return j;
 }
 
@@ -185,7 +207,7 @@ std::string record_text(const GameRecord& record) {
     const auto dump = [](const json& v) { return v.dump(-1, ' ', false, json::error_handler_t::replace); };
     std::string out = "{";
     bool first = true;
-    for (const char* key : {"format", "version", "ruleset", "seats", "seed", "deals", "actions", "result"}) {
+    for (const char* key : {"format", "version", "ruleset", "seats", "seed", "deals", "actions", "result", "deal"}) {
         const auto it = j.find(key);
         if (it == j.end()) continue;
         out += first ? "\n  \"" : ",\n  \"";
@@ -230,7 +252,7 @@ Parsed<GameRecord> game_record_from_json(const json& j) {
         return ParseError{"version", "this reader knows version " + std::to_string(kGameRecordVersion) +
                                          " only, got " + describe_value(*version)};
     if (auto e = refuse_unknown_members(j, "a game record",
-                                        {"format", "version", "ruleset", "seats", "seed", "deals", "actions", "result"}))
+                                        {"format", "version", "ruleset", "seats", "seed", "deals", "actions", "result", "deal"}))
         return *e;
 
     GameRecord record;
@@ -275,6 +297,12 @@ Parsed<GameRecord> game_record_from_json(const json& j) {
         auto r = result_from(*result, record.rules.sides());
         if (!r) return inside("result", r.error());
         record.result = std::move(*r);
+    }
+
+    if (const json* deal = member(j, "deal")) {
+        auto proof = deal_proof_from(*deal);
+        if (!proof) return inside("deal", proof.error());
+        record.deal = std::move(*proof);
     }
     return record;
 }

@@ -7,7 +7,9 @@
 //    "seed":"1234567890123",
 //    "deals":[{"hands":[["2C",...],...],"center":[]}],   (optional: stacked deals)
 //    "actions":[{"seat":0,"type":"bid","bid":3},...,{"seat":"table","type":"clock_expired"}],
-//    "result":{"scores":[...],"ranks":[...],"reason":"target_score"}}  (optional)
+//    "result":{"scores":[...],"ranks":[...],"reason":"target_score"},  (optional)
+//    "deal":{"salt":"<32 hex>","commitment":"<64 hex>"}}  (optional: the commitment
+//                                           published at the start, deal_commitment.hpp)
 //
 // The engine is deterministic, so the ruleset, the seed (or the stacked deals)
 // and the actions fix every event. Readers refuse versions they do not know.
@@ -45,6 +47,13 @@ struct RecordResult {
 
 RecordResult result_of(const GameOver& over);
 
+// What a server published to prove the deal fixed from the start (protocol/deal_commitment.hpp).
+struct DealProof {
+    std::string salt;
+    std::string commitment;
+    friend bool operator==(const DealProof&, const DealProof&) = default;
+};
+
 struct GameRecord {
     Ruleset rules;
     std::vector<std::string> seat_names;  // empty: not recorded; else one a seat
@@ -52,6 +61,7 @@ struct GameRecord {
     std::vector<StackedDeal> deals;       // the first hands' stacked deals, if any
     std::vector<RecordedAction> actions;  // in the order the game applied them
     std::optional<RecordResult> result;
+    std::optional<DealProof> deal;
 };
 
 nlohmann::json to_json(const GameRecord& record);

@@ -1,6 +1,7 @@
 #include "protocol/request.hpp"
 
 #include "protocol/action_json.hpp"
+#include "protocol/chat_text.hpp"
 #include "protocol/display_name.hpp"
 #include "protocol/json_fields.hpp"
 #include "protocol/json_text.hpp"
@@ -14,7 +15,7 @@ namespace {
 
 constexpr const char* kTypes =
     "one of \"hello\", \"list_tables\", \"create_table\", \"sit\", \"leave\", \"watch\", \"add_bot\", "
-    "\"start\", \"again\", \"act\", \"resume\", \"ping\", \"replay\", \"replay_control\"";
+    "\"start\", \"again\", \"act\", \"resume\", \"ping\", \"replay\", \"replay_control\", \"chat\", \"mute\"";
 constexpr const char* kTableExpected = "a table id like \"t1\"";
 constexpr std::size_t kMaxTableIdLength = 32;
 constexpr std::size_t kMaxInviteLength = 32;
@@ -50,7 +51,8 @@ Parsed<std::string> optional_invite(const json& j) {
 }
 
 Body hello_from(const json& j) {
-    if (auto e = refuse_unknown_members(j, "a hello", {"type", "id", "protocol", "name", "token", "batch"})) return *e;
+    if (auto e = refuse_unknown_members(j, "a hello", {"type", "id", "protocol", "name", "token", "login", "batch"}))
+        return *e;
     Hello h;
     const json* p = member(j, "protocol");
     if (!p) return missing("protocol", "the protocol version, 1");
@@ -68,6 +70,13 @@ Body hello_from(const json& j) {
         if (!t->is_string() || t->get_ref<const std::string&>().size() > 128)
             return expected("token", "a player token from an earlier hello (a string)", *t);
         h.token = t->get<std::string>();
+    }
+    if (const json* l = member(j, "login")) {
+        if (!l->is_string() || l->get_ref<const std::string&>().empty() ||
+            l->get_ref<const std::string&>().size() > kMaxLoginLength)
+            return expected("login", "a login your host's site gave you (a JWT, at most 4096 characters)", *l);
+        if (h.token) return ParseError{"login", "give a login or a token, not both"};
+        h.login = l->get<std::string>();
     }
     if (const json* b = member(j, "batch")) {
         if (!b->is_boolean()) return expected("batch", "true (several messages a WebSocket message, one a line) or false", *b);
@@ -236,7 +245,46 @@ Body ping_from(const json& j) {
     return RequestBody{Ping{}};
 }
 
+Body mute_from(const json& j) {
+    if (auto e = refuse_unknown_members(j, "a mute request", {"type", "id", "table", "seat", "muted"})) return *e;
+    auto table = table_of(j);
+    if (!table) return table.error();
+    Mute m;
+    m.table = std::move(*table);
+    constexpr const char* kWho = "a seat number from 0 to 9, or \"spectators\"";
+    const json* s = member(j, "seat");
+    if (!s) return missing("seat", kWho);
+    if (s->is_string() && s->get_ref<const std::string&>() == "spectators") {
+        m.seat = Mute::kSpectators;
+    } else {
+        auto n = whole_number(*s, 0, kMaxSeats - 1, kWho);
+        if (!n) return inside("seat", n.error());
+        m.seat = static_cast<int>(*n);
+    }
+    constexpr const char* kMuted = "true (their chat no longer reaches you) or false (it does again)";
+    const json* muted = member(j, "muted");
+    if (!muted) return missing("muted", kMuted);
+    if (!muted->is_boolean()) return expected("muted", kMuted, *muted);
+    m.muted = muted->get<bool>();
+    return RequestBody{std::move(m)};
+}
+
 }  // namespace
+
+// chat is apart too: what is wrong with its text has codes of its own.
+static Outcome<Chat, RequestError> chat_from(const json& j) {
+    auto bad = [](ParseError e) { return RequestError{"bad_message", std::move(e), {}, "chat"}; };
+    if (auto e = refuse_unknown_members(j, "a chat message", {"type", "id", "table", "text"})) return bad(*e);
+    auto table = table_of(j);
+    if (!table) return bad(table.error());
+    constexpr const char* kText = "the text to say, one line of 1 to 300 characters";
+    const json* t = member(j, "text");
+    if (!t) return bad(missing("text", kText));
+    if (!t->is_string()) return bad(expected("text", kText, *t));
+    auto said = chat_text(t->get_ref<const std::string&>());
+    if (!said) return RequestError{said.error().code, ParseError{"text", said.error().message}, {}, "chat"};
+    return Chat{std::move(*table), std::move(*said)};
+}
 
 // create_table is apart: a bad ruleset has its own error code.
 static Outcome<CreateTable, RequestError> create_table_from(const json& j) {
@@ -310,6 +358,16 @@ Outcome<Request, RequestError> parse_request(std::string_view text) {
     if (t == "ping") return done(ping_from(j));
     if (t == "replay") return done(replay_from(j));
     if (t == "replay_control") return done(replay_control_from(j));
+    if (t == "chat") {
+        auto c = chat_from(j);
+        if (!c) {
+            RequestError e = c.error();
+            e.id = id;
+            return e;
+        }
+        return Request{id, RequestBody{std::move(*c)}};
+    }
+    if (t == "mute") return done(mute_from(j));
     return RequestError{"unknown_type", expected("type", kTypes, *type), id, {}};
 }
 
@@ -338,6 +396,8 @@ const char* request_type(const RequestBody& body) {
         const char* operator()(const Ping&) const { return "ping"; }
         const char* operator()(const ReplayOpen&) const { return "replay"; }
         const char* operator()(const ReplayControl&) const { return "replay_control"; }
+        const char* operator()(const Chat&) const { return "chat"; }
+        const char* operator()(const Mute&) const { return "mute"; }
     };
     return std::visit(Name{}, body);
 }

@@ -23,6 +23,7 @@ namespace sparts {
 inline constexpr int kProtocolVersion = 1;
 inline constexpr std::size_t kMaxIdLength = 64;
 inline constexpr int kMaxTurnSeconds = 3600;
+inline constexpr std::size_t kMaxLoginLength = 4096;
 
 // The client's `id`, echoed in the reply: a JSON integer or a short string.
 using RequestId = std::optional<nlohmann::json>;
@@ -31,6 +32,7 @@ struct Hello {
     int protocol = kProtocolVersion;
     std::string name;
     std::optional<std::string> token;  // a player token from an earlier hello
+    std::optional<std::string> login;  // a JWT the host signed (server/host_token.hpp)
     // The client reads several messages from one WebSocket message, one a
     // line: the server then joins what it has queued for the connection.
     bool batch = false;
@@ -70,6 +72,17 @@ struct Resume {
     std::string table;
     std::uint64_t seq = 0;  // the last seq the client has seen; 0: none
 };
+// Table chat (PROTOCOL.md, "Table chat").
+struct Chat {
+    std::string table;
+    std::string text;  // as said: checked, and cut of white space at either end (chat_text.hpp)
+};
+struct Mute {
+    static constexpr int kSpectators = -1;  // the spectators' channel as a whole
+    std::string table;
+    int seat = kSpectators;  // a seat, or kSpectators
+    bool muted = true;
+};
 struct Ping {};
 // Archived games, replayed over the connection (server/replay.hpp).
 struct ReplayOpen {
@@ -86,7 +99,7 @@ struct ReplayControl {
 };
 
 using RequestBody = std::variant<Hello, ListTables, CreateTable, Sit, Leave, Watch, AddBot, Start,
-                                 Again, Act, Resume, Ping, ReplayOpen, ReplayControl>;
+                                 Again, Act, Resume, Ping, ReplayOpen, ReplayControl, Chat, Mute>;
 
 struct Request {
     RequestId id;
@@ -94,7 +107,8 @@ struct Request {
 };
 
 // Why a frame is not a request: `code` is one of the protocol's stable error
-// codes (bad_json, bad_message, unknown_type, bad_ruleset), `error` says which
+// codes (bad_json, bad_message, unknown_type, bad_ruleset; for a chat's text
+// chat_bad_text, chat_empty, chat_too_long), `error` says which
 // field and what was expected. `type` is the request's type when it was known.
 struct RequestError {
     std::string code;

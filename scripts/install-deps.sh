@@ -8,7 +8,7 @@ set -euo pipefail
 packages=(
   g++ cmake ninja-build pkg-config
   libboost1.81-dev nlohmann-json3-dev libspdlog-dev libsqlitecpp-dev doctest-dev
-  libcli11-dev libssl-dev libjemalloc-dev libpq-dev
+  libcli11-dev libssl-dev libjemalloc-dev libpq-dev libjwt-dev
 )
 # What only the tests need: the JSON Schema validator the protocol tests use, clang
 # and libFuzzer for the fuzz targets (scripts/fuzz.sh), PostgreSQL and HAProxy (the

@@ -37,6 +37,15 @@ class AddressRate {
         return true;
     }
 
+    // True when `address` may do nothing more now; counts nothing (for a limit on failures,
+    // checked before the attempt and counted only when it fails).
+    bool exhausted(const std::string& address, Clock::time_point now = Clock::now()) const {
+        std::lock_guard lock(mutex_);
+        const auto it = buckets_.find(address);
+        if (it == buckets_.end()) return false;
+        return it->second.tokens + minutes(now - it->second.last) * per_minute_ < 1.0;
+    }
+
 
   private:
     struct Bucket {

@@ -4,8 +4,10 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include "engine/seat.hpp"
+#include "protocol/deal_commitment.hpp"
 #include "protocol/game_record.hpp"
 #include "protocol/json_text.hpp"
+#include "server/ratings_api.hpp"
 #include "storage/store.hpp"
 
 namespace sparts::server {
@@ -153,6 +155,7 @@ json record_of(const storage::ArchivedGame& g) {
         const json& over = result["game_over"];
         record["result"] = {{"scores", over["scores"]}, {"ranks", over["ranks"]}, {"reason", over["reason"]}};
     }
+    if (!g.salt.empty()) record["deal"] = {{"salt", g.salt}, {"commitment", deal_commitment(g.seed, g.salt)}};
     return record;
 }
 
@@ -179,6 +182,7 @@ ApiResponse archive_api(std::string_view target, storage::Store* store) {
         params[*key] = *value;
     }
 
+    if (is_ratings_path(path)) return ratings_api(path, params, *store);
     if (path == "/api/games" || path == "/api/games/") return list(params, *store);
     constexpr std::string_view kPrefix = "/api/games/";
     if (path.substr(0, kPrefix.size()) != kPrefix) return error(http::status::not_found, "not_found", "no such endpoint");
@@ -219,6 +223,10 @@ ApiResponse archive_api(std::string_view target, storage::Store* store) {
     for (const auto& e : events) plain.push_back(e["event"]);
     json body = summary_json(game->summary);
     body["seed"] = std::to_string(game->seed);
+    if (!game->salt.empty()) {
+        body["salt"] = game->salt;
+        body["deal_commitment"] = deal_commitment(game->seed, game->salt);
+    }
     body["hands"] = hands_of(plain);
     body["events"] = std::move(events);
     return {http::status::ok, dump_text(body), {}};

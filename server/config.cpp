@@ -180,6 +180,24 @@ const std::vector<Setting>& settings() {
             "naming the client",
             {"off", "v2"}, [](C& c, const std::string& v) { c.proxy_protocol = v == "v2"; },
             [](const C& c) { return std::string(c.proxy_protocol ? "v2" : "off"); }),
+        choice(
+            "login-algorithm",
+            "players may hello with a login: a JWT the host signed with this algorithm (off: no logins)",
+            {"off", "HS256", "RS256", "ES256"}, [](C& c, const std::string& v) { c.login_algorithm = v; },
+            [](const C& c) { return c.login_algorithm; }),
+        text("login-secret-file", "HS256 logins: a file holding the shared secret (at least 32 bytes)",
+             &C::login_secret_file),
+        text("login-public-key", "RS256/ES256 logins: the host's public key, a PEM file", &C::login_public_key),
+        text("login-issuer", "a login's iss must be this (unset: not checked)", &C::login_issuer),
+        text("login-audience", "a login's aud must name this (unset: not checked)", &C::login_audience),
+        number("login-clock-skew", "seconds a login's exp and nbf may be off by", &C::login_clock_skew_seconds, 0, 3600),
+        choice(
+            "guests", "off: every player must log in (--login-algorithm); on: anyone may play under a name",
+            {"on", "off"}, [](C& c, const std::string& v) { c.guests = v == "on"; },
+            [](const C& c) { return std::string(c.guests ? "on" : "off"); }),
+        text("webhook-url", "POST each finished game's summary to this http:// or https:// URL", &C::webhook_url),
+        text("webhook-secret-file", "the webhook's HMAC-SHA-256 key, in a file (needed with --webhook-url)",
+             &C::webhook_secret_file),
         number("turn-seconds", "default turn time limit of a new table, 0 for none", &C::turn_seconds, 0, 3600),
         number("absent-after", "turns missed in a row before a seat is marked absent", &C::absent_after_missed_turns,
                1, 1000),
@@ -193,6 +211,11 @@ const std::vector<Setting>& settings() {
             "absent-bot-level", "the bot that plays a timed-out, absent or left seat", {"random", "basic", "strong"},
             [](C& c, const std::string& v) { c.absent_bot_level = v; }, [](const C& c) { return c.absent_bot_level; }),
         number("history-events", "events kept per table for reconnecting clients", &C::history_events, 16, 1000000),
+        number("chat-history", "chat lines kept per table (in memory) for players who come back; 0: none",
+               &C::chat_history, 0, 10000),
+        number("chat-per-minute", "chat messages a connection may send a minute, on average", &C::chat_per_minute, 1,
+               100000),
+        number("chat-burst", "chat messages a connection may send at once", &C::chat_burst, 1, 10000),
         number("shutdown-seconds", "at SIGTERM/SIGINT, seconds to wait for clients to close before exiting",
                &C::shutdown_seconds, 0, 3600),
         {"node-id",
@@ -215,6 +238,12 @@ const std::vector<Setting>& settings() {
                &C::lease_ms, 300, 600000),
         number("drain-ms", "at SIGTERM, a node answers /readyz 503 this long before handing its tables over",
                &C::drain_ms, 0, 600000),
+        text("admin-token-file",
+             "a file holding the admin API's bearer token (at least 32 characters); none: no admin API",
+             &C::admin_token_file),
+        number("admin-auth-failures-per-minute",
+               "admin API requests with a wrong or missing token one address may make a minute (then 429)",
+               &C::admin_auth_failures_per_minute, 1, 1000),
     };
     return table;
 }
@@ -259,6 +288,8 @@ void set_up(CLI::App& app, Config& c, std::string& file) {
     app.add_option("--migrate-from", c.migrate_from,
                    "copy this SQLite file's games into the empty PostgreSQL --database, check every game, and exit")
         ->type_name("FILE");
+    app.add_flag("--recompute-ratings", c.recompute_ratings,
+                 "rebuild every rating and statistic from the --database's archive (no server may be using it), and exit");
     for (const Setting& s : settings())
         s.add(app, std::string("--") + s.flag, s.help, c)->default_str(s.show(c));
 }
@@ -373,6 +404,14 @@ Outcome<Config, std::string> read_config(const std::vector<std::string>& args, c
                     return name + ": " + problem;
     }
     if (std::string problem = parse_flags(app, args); !problem.empty()) return problem;  // read well the first time
+    if (!c.guests && c.login_algorithm == "off")
+        return std::string("--guests off needs --login-algorithm: with neither guests nor logins nobody could play");
+    if (!c.webhook_url.empty() && c.webhook_secret_file.empty())
+        return std::string("--webhook-url needs --webhook-secret-file, the key its deliveries are signed with");
+    if (c.login_algorithm == "HS256" && c.login_secret_file.empty())
+        return std::string("--login-algorithm HS256 needs --login-secret-file, the file holding the shared secret");
+    if ((c.login_algorithm == "RS256" || c.login_algorithm == "ES256") && c.login_public_key.empty())
+        return "--login-algorithm " + c.login_algorithm + " needs --login-public-key, the host's PEM public key file";
     return c;
 }
 

@@ -52,16 +52,38 @@ struct Config {
     int bot_budget_ms = 50;           // how long a strong bot may think a move (on the bot threads)
     std::string absent_bot_level = "basic";  // the bot of a timed-out, absent or left seat
     std::size_t history_events = 512; // events kept per table for reconnects; older: a snapshot
+    std::size_t chat_history = 50;    // chat lines kept per table for players who come back (in memory only)
+    int chat_per_minute = 30;         // chat messages a connection may send a minute on average...
+    int chat_burst = 5;               // ...and at once (5 in 10 s, then one every 2 s)
     int shutdown_seconds = 10;        // at SIGTERM, how long clients get to close before the server exits
+
+    // A host's own logins (server/README.md, "Logins"): hello with a JWT the host signed.
+    std::string login_algorithm = "off";  // off, HS256, RS256 or ES256
+    std::string login_secret_file;        // HS256: a file holding the shared secret
+    std::string login_public_key;         // RS256/ES256: the host's PEM public key file
+    std::string login_issuer;             // required `iss`; empty: not checked
+    std::string login_audience;           // required `aud`; empty: not checked
+    int login_clock_skew_seconds = 30;
+    bool guests = true;                   // off: only players who log in
+
+    // The game-over webhook (server/README.md, "The game-over webhook").
+    std::string webhook_url;              // empty: none
+    std::string webhook_secret_file;      // the HMAC-SHA-256 key, in a file
 
     // Many nodes on one PostgreSQL database (server/README.md, "Many nodes").
     std::string node_id;              // this node's id; empty: one server alone
     int lease_ms = 3000;              // a table's lease, renewed every third of it
     int drain_ms = 1500;              // at SIGTERM, /readyz says 503 this long before the tables are handed over
 
+    // The admin API (server/README.md, "The admin API"): HTTP under /admin/, behind a bearer token.
+    std::string admin_token_file;     // the file holding the token; empty: no admin API at all
+    int admin_auth_failures_per_minute = 10;  // wrong or missing tokens one address may send a minute, then 429
+
     // A command rather than a setting (a flag only, never from the environment or a file):
     // copy this SQLite file's history into the PostgreSQL --database, check it, and exit.
     std::string migrate_from;
+    // A command too: rebuild the ratings and statistics from the archive (server/recompute_ratings.hpp), and exit.
+    bool recompute_ratings = false;
 };
 
 // The settings from `args` (argv without the program name) over `env`

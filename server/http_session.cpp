@@ -5,12 +5,14 @@
 #include <boost/asio/read.hpp>
 #include <boost/beast/websocket.hpp>
 #include <spdlog/spdlog.h>
+#include "server/admin_api.hpp"
 #include "server/archive_reader.hpp"
 #include "server/client_address.hpp"
 #include "server/proxy_header.hpp"
 #include "server/session.hpp"
 #include "server/table_registry.hpp"
 #include "server/web_assets.hpp"
+#include "server/webhook.hpp"
 
 namespace sparts::server {
 
@@ -178,6 +180,8 @@ void HttpSession::handle(Request req) {
         res.keep_alive(false);
         return write(std::move(res));
     }
+    // The one place that takes POST and DELETE; a server without an admin token has no such paths.
+    if (hub_.admin && AdminApi::is_admin_path(path)) return answer_admin(req, client);
     if (req.method() != http::verb::get && req.method() != http::verb::head) {
         auto res = text_response(req, http::status::method_not_allowed, "only GET\n");
         res.set(http::field::allow, "GET, HEAD");
@@ -195,7 +199,7 @@ void HttpSession::handle(Request req) {
         auto res = text_response(req, http::status::ok,
                                  hub_.metrics.render(static_cast<std::int64_t>(hub_.sessions.size()),
                                                      static_cast<std::int64_t>(hub_.tables.size())) +
-                                     store_metrics(hub_.store));
+                                     store_metrics(hub_.store) + (hub_.webhook ? hub_.webhook->metrics_text() : ""));
         res.set(http::field::content_type, "text/plain; version=0.0.4");
         return write(std::move(res));
     }
@@ -264,6 +268,22 @@ void HttpSession::answer_api(const Request& req, const std::string& client) {
             base->set(http::field::content_type, kJson);
             if (!api.content_disposition.empty()) base->set(http::field::content_disposition, api.content_disposition);
             base->body() = std::move(api.body);
+            self->write(std::move(*base));
+        });
+    });
+}
+
+void HttpSession::answer_admin(const Request& req, const std::string& client) {
+    auto base = std::make_shared<Response>(text_response(req, http::status::ok, {}));
+    hub_.admin->handle(req, client, [self = shared_from_this(), base](AdminAnswer answer) {
+        // From whichever strand finished the work: back to this connection's.
+        net::post(self->stream_.get_executor(), [self, base, answer = std::move(answer)]() mutable {
+            base->result(answer.status);
+            base->set(http::field::content_type, kJson);
+            // What the operator is told of the server is not for caches on the way.
+            base->set(http::field::cache_control, "no-store");
+            for (auto& [field, value] : answer.headers) base->set(field, value);
+            base->body() = std::move(answer.body);
             self->write(std::move(*base));
         });
     });

@@ -56,6 +56,7 @@ private:
     void handle(Request req);
     void upgrade(Request req, const std::string& client);
     void answer_api(const Request& req, const std::string& client);
+    void answer_admin(const Request& req, const std::string& client);
     void write(Response res);
     void on_write(bool close, boost::beast::error_code ec, std::size_t bytes);
 

@@ -16,7 +16,10 @@
 
 namespace sparts::server {
 
+class AdminApi;
 class ArchiveReader;
+class GameOverWebhook;
+class HostTokenVerifier;
 class Lobby;
 class TableLoader;
 class TableRegistry;
@@ -47,6 +50,9 @@ struct Hub {
     TrustedProxies trusted_proxies;  // whose X-Forwarded-For is believed (client_address.hpp)
     storage::Store* store = nullptr;  // null: nothing is kept (--database none)
     TableLoader* loader = nullptr;    // many nodes: brings a table held elsewhere here
+    const HostTokenVerifier* logins = nullptr;  // null: --login-algorithm off
+    GameOverWebhook* webhook = nullptr;         // null: no --webhook-url
+    AdminApi* admin = nullptr;                  // null: no --admin-token-file, no admin API
     std::atomic<bool> stopping{false};
 };
 

@@ -8,9 +8,11 @@
 #include <spdlog/spdlog.h>
 #include "protocol/reply.hpp"
 #include "protocol/ruleset_json.hpp"
+#include "protocol/display_name.hpp"
+#include "server/host_token.hpp"
 #include "server/secret.hpp"
 #include "server/session.hpp"
-#include "server/sha256.hpp"
+#include "protocol/sha256.hpp"
 #include "server/table.hpp"
 #include "server/table_registry.hpp"
 #include "storage/store.hpp"
@@ -47,6 +49,14 @@ void Lobby::hello(std::shared_ptr<Session> session, Request request) {
             if (h.protocol != kProtocolVersion) {
                 session->send(error_reply(request.id, "hello", "unsupported_protocol",
                                           "this server speaks protocol 1, not " + std::to_string(h.protocol)));
+                return session->hello_done(nullptr);
+            }
+            if (h.login) return log_in(session, request);
+            if (!hub_->config.guests) {
+                hub_->metrics.refused_logins.fetch_add(1, std::memory_order_relaxed);
+                session->send(error_reply(request.id, "hello", "guests_off",
+                                          "this server seats only players who log in through its host's site: "
+                                          "hello with a login"));
                 return session->hello_done(nullptr);
             }
             if (h.token) {
@@ -104,17 +114,73 @@ void Lobby::hello(std::shared_ptr<Session> session, Request request) {
     });
 }
 
+void Lobby::log_in(const std::shared_ptr<Session>& session, const Request& request) {
+    const auto& h = std::get<Hello>(request.body);
+    auto refuse = [&](const std::string& code, const std::string& message) {
+        hub_->metrics.refused_logins.fetch_add(1, std::memory_order_relaxed);
+        session->send(error_reply(request.id, "hello", code, message));
+        session->hello_done(nullptr);
+    };
+    if (!hub_->logins) return refuse("logins_off", "this server takes no logins: hello with a name (and your token)");
+    const auto seconds = std::chrono::duration_cast<std::chrono::seconds>(
+                             std::chrono::system_clock::now().time_since_epoch()).count();
+    // The login is a secret: it is never logged, nor quoted back.
+    auto account = hub_->logins->verify(*h.login, seconds);
+    if (!account) {
+        switch (account.error()) {
+            case HostTokenError::token_malformed: return refuse("login_malformed", "the login is not a JWT this server can read");
+            case HostTokenError::token_bad_signature:
+                return refuse("login_bad_signature", "the login's signature is not the host's");
+            case HostTokenError::token_expired: return refuse("login_expired", "the login has expired: log in again on the host's site");
+            case HostTokenError::token_not_yet_valid: return refuse("login_not_yet_valid", "the login is not valid yet");
+            case HostTokenError::token_wrong_issuer: return refuse("login_wrong_issuer", "the login was not issued by this server's host");
+            case HostTokenError::token_wrong_audience: return refuse("login_wrong_audience", "the login is not meant for this server");
+            case HostTokenError::token_bad_subject:
+                return refuse("login_bad_subject", "the login names no account this server can use (sub)");
+        }
+        return refuse("login_malformed", "the login is not a JWT this server can read");
+    }
+    // One host account, one player, on every device and every node: the id follows from the account.
+    const std::string id = "p" + sha256_hex("sparts-login:" + account->player_id).substr(0, 16);
+    // Not a token's hash (those are 64 hex digits): no token opens this player.
+    const std::string key = "login:" + id;
+    const std::string name = valid_display_name(account->display_name) ? account->display_name : h.name;
+    auto& entry = players_[key];
+    entry.player = std::make_shared<const Player>(Player{id, name});
+    entry.last_seen = Clock::now();
+    token_by_player_[id] = key;
+    count_players();
+    hub_->metrics.logins.fetch_add(1, std::memory_order_relaxed);
+    if (!hub_->store || !hub_->store->clustered()) return welcome_back(session, request, key, {}, *account);
+    net::post(hub_->archive_threads, [this, session, request, key, id, account = *account] {
+        std::vector<std::pair<std::string, int>> seats;
+        try {
+            seats = hub_->store->seats_of(id);
+        } catch (const std::exception& e) {
+            spdlog::error("lobby: reading a player's seats: {}", e.what());
+        }
+        net::post(strand_, [this, session, request, key, seats = std::move(seats), account] {
+            welcome_back(session, request, key, seats, account);
+        });
+    });
+}
+
 void Lobby::welcome_back(const std::shared_ptr<Session>& session, const Request& request, const std::string& hash,
-                         const std::vector<std::pair<std::string, int>>& elsewhere) {
+                         const std::vector<std::pair<std::string, int>>& elsewhere,
+                         const std::optional<HostIdentity>& login) {
     auto it = players_.find(hash);
     if (it == players_.end()) {
         session->send(error_reply(request.id, "hello", "unknown_token",
                                   "no player has this token; say hello without one to get a new one"));
         return session->hello_done(nullptr);
     }
+    if (banned(it->second.player->id)) {
+        session->send(error_reply(request.id, "hello", "banned", "this player is banned from this server"));
+        return session->hello_done(nullptr);
+    }
     // A returning player keeps its id; the name it gives now is shown at the seats it takes from now on.
     auto fresh = std::make_shared<Player>(*it->second.player);
-    fresh->name = std::get<Hello>(request.body).name;
+    if (!login) fresh->name = std::get<Hello>(request.body).name;
     it->second.player = fresh;
     it->second.last_seen = Clock::now();
     PlayerRef player = fresh;
@@ -127,6 +193,7 @@ void Lobby::welcome_back(const std::shared_ptr<Session>& session, const Request&
     for (const auto& [id, s] : elsewhere)  // many nodes: held by other nodes
         if (seen.emplace(id, s).second) seats.push_back({{"table", id}, {"seat", s}});
     json reply = {{"protocol", kProtocolVersion}, {"player", player->id}, {"name", player->name}, {"seats", seats}};
+    if (login) reply["account"] = login->player_id;
     answer_hello(session, request, player, hash, std::move(reply));
 }
 

@@ -23,6 +23,7 @@
 #include <boost/asio/steady_timer.hpp>
 #include <chrono>
 #include "protocol/request.hpp"
+#include "server/host_token.hpp"
 #include "server/hub.hpp"
 #include "server/player.hpp"
 #include "server/table_summary.hpp"
@@ -54,7 +55,25 @@ public:
     // Starts the timer that drops idle players from memory (it stops with the server).
     void start_sweeping();
 
+    // Bans (the admin API; lobby_bans.cpp). A banned player's hello (with its token or its
+    // login) is refused with `banned`; each change is stored before `done` runs, on the store's
+    // writer thread (or here without a store), after every hello answered before it.
+    struct Ban {
+        std::string player;
+        std::string reason;
+        std::int64_t at = 0;  // milliseconds since 1970
+    };
+    // Bans `player` (again: with this reason and time).
+    void ban(std::string player, std::string reason, std::function<void(Ban)> done);
+    // Lifts the ban of `player`: the ban lifted, or nothing when there was none.
+    void unban(std::string player, std::function<void(std::optional<Ban>)> done);
+    // Every ban, by player id.
+    void bans(std::function<void(std::vector<Ban>)> done);
+    // At start, before any connection: the bans the store kept.
+    void restore_bans(std::vector<Ban> bans);
+
 private:
+    bool banned(const std::string& player) const { return bans_.count(player) != 0; }
     using Clock = std::chrono::steady_clock;
     struct PlayerEntry {
         PlayerRef player;
@@ -62,9 +81,13 @@ private:
         Clock::time_point last_seen{};
     };
 
-    // `elsewhere`: seats the player holds at tables of other nodes (many nodes).
+    // `elsewhere`: seats the player holds at tables of other nodes (many nodes). `login`: the
+    // host account of a player who logged in (its name is the one the host signed).
     void welcome_back(const std::shared_ptr<Session>& session, const Request& request, const std::string& hash,
-                      const std::vector<std::pair<std::string, int>>& elsewhere);
+                      const std::vector<std::pair<std::string, int>>& elsewhere,
+                      const std::optional<HostIdentity>& login = std::nullopt);
+    // A hello with a login: the host's account, the same player on every device.
+    void log_in(const std::shared_ptr<Session>& session, const Request& request);
     // Stores the player, then sends `reply` (the ok to hello) and lets the session read on.
     void answer_hello(const std::shared_ptr<Session>& session, const Request& request, PlayerRef player,
                       const std::string& hash, nlohmann::json reply);
@@ -86,6 +109,7 @@ private:
     int open_tables_ = 0;                                             // created (stored or not yet) and not closed
     std::uint64_t next_table_ = 1;
     std::unique_ptr<boost::asio::steady_timer> sweep_timer_;
+    std::unordered_map<std::string, Ban> bans_;  // by player id
     std::mutex listed_mutex_;  // cluster_list() runs on the archive threads
     std::shared_ptr<const std::vector<TableSummary>> listed_;
     Clock::time_point listed_at_{};

@@ -7,6 +7,7 @@
 #include "server/config.hpp"
 #include "server/log_setup.hpp"
 #include "server/migrate.hpp"
+#include "server/recompute_ratings.hpp"
 #include "server/server.hpp"
 
 extern char** environ;
@@ -24,6 +25,7 @@ int main(int argc, char** argv) {
     }
     sparts::server::setup_logging(config->log_level, config->log_json);
     if (!config->migrate_from.empty()) return sparts::server::migrate_from_sqlite(*config);
+    if (config->recompute_ratings) return sparts::server::recompute_ratings(*config);
     spdlog::info("settings: {}", sparts::server::describe(*config));
     try {
         sparts::server::Server server(*config);

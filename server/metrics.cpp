@@ -94,6 +94,9 @@ std::string Metrics::render(std::int64_t connections, std::int64_t open_tables) 
     line(out, "sparts_players_dropped_total", "counter",
          "Idle players freed from memory (their token still works: they are read back from the store).",
          v(players_dropped));
+    line(out, "sparts_logins_total", "counter", "Hellos with a host's login (JWT), accepted.", v(logins));
+    line(out, "sparts_login_refusals_total", "counter",
+         "Hellos refused for their login (bad, expired, forged), or a guest's when guests are off.", v(refused_logins));
     out << "# HELP sparts_limit_refusals_total Requests refused by a limit, by limit.\n"
            "# TYPE sparts_limit_refusals_total counter\n";
     out << "sparts_limit_refusals_total{limit=\"connections\"} " << number(v(refused_connections)) << "\n";
@@ -101,9 +104,20 @@ std::string Metrics::render(std::int64_t connections, std::int64_t open_tables) 
     out << "sparts_limit_refusals_total{limit=\"tables_per_address\"} " << number(v(refused_tables_per_address)) << "\n";
     out << "sparts_limit_refusals_total{limit=\"max_tables\"} " << number(v(refused_tables_total)) << "\n";
     out << "sparts_limit_refusals_total{limit=\"archive_reads_per_minute\"} " << number(v(refused_archive_reads)) << "\n";
+    out << "sparts_limit_refusals_total{limit=\"chat\"} " << number(v(refused_chat)) << "\n";
+    out << "sparts_limit_refusals_total{limit=\"admin_auth_failures_per_minute\"} " << number(v(refused_admin_auth))
+        << "\n";
+    out << "# HELP sparts_admin_actions_total Admin API requests that did what they asked, by action.\n"
+           "# TYPE sparts_admin_actions_total counter\n";
+    for (std::size_t a = 0; a < admin_actions.size(); ++a)
+        out << "sparts_admin_actions_total{action=\"" << kAdminActionNames[a] << "\"} " << number(v(admin_actions[a]))
+            << "\n";
+    line(out, "sparts_admin_auth_failures_total", "counter",
+         "Admin API requests refused for a missing or wrong token.", v(admin_auth_failures));
     line(out, "sparts_archive_reads_total", "counter", "Archive and replay reads.", v(archive_reads));
     line(out, "sparts_archive_cache_hits_total", "counter", "Archive reads answered from the rendering cache.",
          v(archive_cache_hits));
+    line(out, "sparts_chat_lines_total", "counter", "Table chat lines said.", v(chat_lines));
     out << action_to_broadcast.render("sparts_action_to_broadcast_seconds",
                                       "From an action received to its events queued to every connection at the table.");
     out << commit.render("sparts_commit_seconds", "From a table's step handed to the store to its commit.");

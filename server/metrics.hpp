@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <string>
 #include "engine/rule_error.hpp"
+#include "server/admin_action.hpp"
 
 namespace sparts::storage {
 class Store;
@@ -57,14 +58,23 @@ struct Metrics {
     std::atomic<std::uint64_t> proxy_header_errors{0}; // trusted proxies' connections closed for want of a valid PROXY header
     std::atomic<std::int64_t> players_in_memory{0};
     std::atomic<std::uint64_t> players_dropped{0};     // idle players freed from memory (their token still works)
+    std::atomic<std::uint64_t> logins{0};              // hellos with a host's login, accepted
+    std::atomic<std::uint64_t> refused_logins{0};      // hellos with a login refused, or a guest's with --guests off
     // Refusals by limit.
     std::atomic<std::uint64_t> refused_connections{0};      // connections per address or in all
     std::atomic<std::uint64_t> refused_players{0};          // players_per_address_per_minute
     std::atomic<std::uint64_t> refused_tables_per_address{0};
     std::atomic<std::uint64_t> refused_tables_total{0};     // max_tables
     std::atomic<std::uint64_t> refused_archive_reads{0};    // archive_reads_per_minute
+    std::atomic<std::uint64_t> refused_chat{0};             // chat_per_minute, chat_burst
     std::atomic<std::uint64_t> archive_reads{0};
     std::atomic<std::uint64_t> archive_cache_hits{0};
+    std::atomic<std::uint64_t> chat_lines{0};  // table chat lines said
+    // The admin API: what it did, by action (admin_action.hpp), and the requests it refused for
+    // their token, and past admin_auth_failures_per_minute.
+    std::array<std::atomic<std::uint64_t>, kAdminActionNames.size()> admin_actions{};
+    std::atomic<std::uint64_t> admin_auth_failures{0};
+    std::atomic<std::uint64_t> refused_admin_auth{0};
     Histogram action_to_broadcast;  // an act received -> its events queued to every connection
     Histogram commit;               // a step handed to the store -> committed
 

@@ -43,7 +43,7 @@ std::string difference(const storage::OpenTableState& a, const storage::OpenTabl
         if (a.seats[s].player != b.seats[s].player || a.seats[s].bot != b.seats[s].bot ||
             a.seats[s].level != b.seats[s].level || a.seats[s].name != b.seats[s].name)
             return "seat " + std::to_string(s);
-    if (a.game != b.game || a.seed != b.seed || a.game_finished != b.game_finished) return "its game";
+    if (a.game != b.game || a.seed != b.seed || a.salt != b.salt || a.game_finished != b.game_finished) return "its game";
     if (a.actions.size() != b.actions.size()) return "its number of actions";
     for (std::size_t i = 0; i < a.actions.size(); ++i)
         if (a.actions[i].action != b.actions[i].action || a.actions[i].seq != b.actions[i].seq) return "action " + std::to_string(i);

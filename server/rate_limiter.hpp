@@ -1,5 +1,6 @@
-// A token bucket: `rate` messages a second on average, bursts of up to twice
-// that. One per connection, used on the connection's strand only.
+// A token bucket: `rate` messages a second on average, bursts of up to `burst`
+// (twice the rate unless said). One per connection (its messages; its chat),
+// used on the connection's strand only.
 #pragma once
 #include <algorithm>
 #include <chrono>
@@ -9,20 +10,22 @@ namespace sparts::server {
 class RateLimiter {
 public:
     using Clock = std::chrono::steady_clock;
-    explicit RateLimiter(int rate) : rate_(rate), tokens_(2.0 * rate), last_(Clock::now()) {}
+    explicit RateLimiter(int rate) : RateLimiter(rate, 2.0 * rate) {}
+    RateLimiter(double rate, double burst) : rate_(rate), burst_(burst), tokens_(burst), last_(Clock::now()) {}
 
     // True when one more message may pass now.
     bool allow(Clock::time_point now = Clock::now()) {
         const double elapsed = std::chrono::duration<double>(now - last_).count();
         last_ = now;
-        tokens_ = std::min(2.0 * rate_, tokens_ + elapsed * rate_);
+        tokens_ = std::min(burst_, tokens_ + elapsed * rate_);
         if (tokens_ < 1.0) return false;
         tokens_ -= 1.0;
         return true;
     }
 
 private:
-    int rate_;
+    double rate_;
+    double burst_;
     double tokens_;
     Clock::time_point last_;
 };

@@ -4,11 +4,15 @@
 
 #include <algorithm>
 #include <chrono>
+#include <fstream>
 
 #include <boost/asio/ip/address.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <spdlog/spdlog.h>
+#include "server/admin_api.hpp"
 #include "server/client_address.hpp"
+#include "server/host_token.hpp"
+#include "server/webhook.hpp"
 #include "server/listener.hpp"
 #include "server/session.hpp"
 #include "server/table.hpp"
@@ -59,12 +63,49 @@ void Server::restore() {
         tables.push_back(std::move(*table));
     }
     lobby_.restore(players, hashes, tables, store_->last_table_number());
+    std::vector<Lobby::Ban> bans;
+    for (auto& b : store_->bans()) bans.push_back({std::move(b.player), std::move(b.reason), b.at});
+    lobby_.restore_bans(std::move(bans));
     const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started);
     spdlog::info("database {}: {} players, {} open tables brought back in {} ms", storage::pg::redact(config_.database), players.size(),
                  tables.size(), ms.count());
 }
 
 std::uint16_t Server::start() {
+    if (config_.login_algorithm != "off") {
+        HostTokenConfig logins{.algorithm = config_.login_algorithm,
+                               .secret = {},
+                               .public_key_file = config_.login_public_key,
+                               .issuer = config_.login_issuer,
+                               .audience = config_.login_audience,
+                               .clock_skew_seconds = config_.login_clock_skew_seconds};
+        if (config_.login_algorithm == "HS256") {
+            std::ifstream in(config_.login_secret_file, std::ios::binary);
+            if (!in) throw std::runtime_error("--login-secret-file " + config_.login_secret_file + ": cannot read it");
+            std::getline(in, logins.secret, '\0');
+            // A secret written by `echo` ends with a newline that is not part of it.
+            while (!logins.secret.empty() && (logins.secret.back() == '\n' || logins.secret.back() == '\r'))
+                logins.secret.pop_back();
+        }
+        logins_ = std::make_unique<HostTokenVerifier>(logins);
+        hub_.logins = logins_.get();
+    }
+    if (!config_.webhook_url.empty()) {
+        std::ifstream in(config_.webhook_secret_file, std::ios::binary);
+        if (!in) throw std::runtime_error("--webhook-secret-file " + config_.webhook_secret_file + ": cannot read it");
+        std::string secret;
+        std::getline(in, secret, '\0');
+        while (!secret.empty() && (secret.back() == '\n' || secret.back() == '\r')) secret.pop_back();
+        webhook_ = std::make_unique<GameOverWebhook>(io_.get_executor(), config_.webhook_url, std::move(secret));
+        hub_.webhook = webhook_.get();
+    }
+    if (!config_.admin_token_file.empty()) {
+        auto token = AdminToken::read(config_.admin_token_file);
+        if (!token) throw std::runtime_error("--admin-token-file: " + token.error());
+        admin_ = std::make_unique<AdminApi>(hub_, std::move(*token));
+        hub_.admin = admin_.get();
+        spdlog::info("admin API: on, under /admin/ (bearer token from {})", config_.admin_token_file);
+    }
     if (!config_.node_id.empty() && !storage::pg::is_url(config_.database))
         throw std::runtime_error("--node-id " + config_.node_id +
                                  ": the nodes of a cluster share a PostgreSQL database: give --database postgresql://…");

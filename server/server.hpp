@@ -21,6 +21,9 @@ namespace sparts::server {
 
 class Listener;
 class TableLoader;
+class HostTokenVerifier;
+class GameOverWebhook;
+class AdminApi;
 
 class Server {
 public:
@@ -67,6 +70,9 @@ private:
     boost::asio::signal_set signals_;
     std::unique_ptr<storage::Store> store_;
     std::unique_ptr<TableLoader> loader_;
+    std::unique_ptr<HostTokenVerifier> logins_;
+    std::unique_ptr<GameOverWebhook> webhook_;
+    std::unique_ptr<AdminApi> admin_;  // with --admin-token-file only
     std::atomic<bool> closing_sessions_{false};  // the drain's timer and its last table may both get there
     std::shared_ptr<Listener> listener_;
     std::unique_ptr<boost::asio::steady_timer> stop_timer_;

@@ -35,6 +35,7 @@ Session::Session(net::ip::tcp::socket&& socket, Hub& hub, std::string address, T
       admitted_(ticket_.admitted()),
       serial_(next_serial++),
       rate_(hub.config.messages_per_second),
+      chat_rate_(hub.config.chat_per_minute / 60.0, hub.config.chat_burst),
       hello_timer_(ws_.get_executor()),
       kill_timer_(ws_.get_executor()) {}
 
@@ -154,6 +155,14 @@ void Session::handle(std::string_view text) {
     if (!is_hello && !player_ && !std::holds_alternative<Ping>(r.body))
         return send(error_reply(r.id, request_type(r.body), "hello_first",
                                 "say hello first: {\"type\":\"hello\",\"protocol\":1,\"name\":\"...\"}"));
+    // Per connection, so that one talker cannot drown a table's chat; the table never sees what is refused here.
+    if (std::holds_alternative<Chat>(r.body) && !chat_rate_.allow()) {
+        hub_.metrics.refused_chat.fetch_add(1, std::memory_order_relaxed);
+        return send(error_reply(r.id, "chat", "chat_rate_limited",
+                                "more than " + std::to_string(hub_.config.chat_burst) + " chat messages at once or " +
+                                    std::to_string(hub_.config.chat_per_minute) +
+                                    " a minute: this one was not said; wait a little"));
+    }
     dispatch(std::move(r));
 }
 

@@ -7,8 +7,11 @@
 // (frame size, messages a second, queued bytes, idle time, time to hello) are
 // enforced here, and abuse ends the connection with a stable close code.
 #pragma once
+#include <chrono>
 #include <cstdint>
+#include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 #include <boost/asio/steady_timer.hpp>
@@ -37,6 +40,7 @@ enum class CloseCode : std::uint16_t {
     too_many_connections = 4003,
     hello_timeout = 4004,    // no hello within hello_timeout_seconds
     table_moved = 4005,      // a table it followed moved to another node of a cluster: reconnect
+    banned = 4006,           // its player was banned (the admin API): a hello with its token is refused
 };
 
 class Session : public std::enable_shared_from_this<Session> {
@@ -60,6 +64,17 @@ public:
     // From a table: this connection now follows it (a seat or a spectator).
     void joined(std::shared_ptr<Table> table);
 
+    // For the admin API (session_admin.cpp); thread-safe, each answered through `done` from this
+    // connection's strand. What it is (serial, player, address, since when), or nothing once closing.
+    void admin_view(std::function<void(std::optional<nlohmann::json>)> done);
+    // If it speaks for `player`: `closing` "banned", then close 4006. Whether it did.
+    void ban(std::string player, std::function<void(bool)> done);
+    // Queues `frame` if the connection has said hello and is not closing. Whether it did.
+    void announce(Frame frame, std::function<void(bool)> done);
+
+    // Who this connection speaks for. Set once, before the connection sends a table any
+    // request (which happens after, through a post): a table may read it on its strand.
+    const PlayerRef& player() const { return player_; }
     std::uint64_t serial() const { return serial_; }
     const std::string& address() const { return address_; }
 
@@ -91,11 +106,13 @@ private:
     bool admitted_;
     std::uint64_t serial_;
     RateLimiter rate_;
+    RateLimiter chat_rate_;  // table chat, within rate_: chat_per_minute, bursts of chat_burst
     int refused_in_a_row_ = 0;
     boost::asio::steady_timer hello_timer_;
     boost::asio::steady_timer kill_timer_;
 
     PlayerRef player_;
+    const std::chrono::system_clock::time_point connected_at_ = std::chrono::system_clock::now();
     bool hello_pending_ = false;
     std::vector<std::weak_ptr<Table>> joined_;
     std::shared_ptr<Replay> replay_;

@@ -7,12 +7,14 @@
 #include "engine/standings.hpp"
 #include "engine/view.hpp"
 #include "protocol/action_json.hpp"
+#include "protocol/deal_commitment.hpp"
 #include "protocol/event_json.hpp"
 #include "protocol/json_text.hpp"
 #include "protocol/reply.hpp"
 #include "protocol/ruleset_json.hpp"
 #include "protocol/view_json.hpp"
 #include "server/lobby.hpp"
+#include "server/webhook.hpp"
 #include "server/secret.hpp"
 #include "storage/store.hpp"
 
@@ -100,10 +102,18 @@ Outcome<std::shared_ptr<Table>, std::string> Table::recover(Hub& hub, const stor
         if (!created) return "table " + t.id + ": " + created.error().message;
         x.game_.emplace(std::move(*created));
         x.game_number_ = stored.game;
+        x.deal_salt_ = stored.salt;
         x.reset_bots(stored.seed);
+        // Who began the game is stored; who left since, not: a starter who holds no seat now
+        // is taken to have left before the restart, and the hands played so far count as such.
+        const auto starters = storage::GameTally::starters_of(stored.players);
+        x.tally_ = storage::GameTally(x.rules_, starters);
+        for (std::size_t s = 0; s < starters.size() && s < x.seats_.size(); ++s)
+            x.tally_.set_held(static_cast<int>(s), x.seats_[s].player == starters[s]);
         auto scan = [&](std::span<const Event> events) {
             for (const Event& e : events) {
                 for (BotMemory& m : x.memories_) m.observe(e);
+                x.tally_.observe(e);
                 if (const auto* scored = std::get_if<HandScored>(&e)) {
                     x.hand_scored_sides_ = 0;
                     for (const auto& side : scored->sides) {
@@ -206,6 +216,8 @@ void Table::drain() {
                 }
             session->send(std::move(frames));
         }
+        // The host hears of a game's end only once it is committed: never of a game a crash lost.
+        if (!step.webhook.empty() && hub_.webhook) hub_.webhook->post(std::move(step.webhook));
         if (step.acted != Clock::time_point{})
             hub_.metrics.action_to_broadcast.observe(std::chrono::duration<double>(Clock::now() - step.acted).count());
         steps_.pop_front();
@@ -254,6 +266,10 @@ void Table::request(std::shared_ptr<Session> session, PlayerRef player, Request 
                         self->on_act(session, player, r);
                     else if constexpr (std::is_same_v<T, Resume>)
                         self->on_resume(session, player, r);
+                    else if constexpr (std::is_same_v<T, Chat>)
+                        self->on_chat(session, player, r);
+                    else if constexpr (std::is_same_v<T, Mute>)
+                        self->on_mute(session, player, r);
                     else
                         self->send(session, error_reply(r.id, request_type(r.body), "bad_message",
                                                         "not a table request"));
@@ -303,12 +319,16 @@ void Table::remove_spectator(const Session& s) {
 
 void Table::on_sit(const std::shared_ptr<Session>& s, const PlayerRef& p, const Request& r) {
     const auto& sit = std::get<Sit>(r.body);
+    if (std::find(removed_.begin(), removed_.end(), p->id) != removed_.end())
+        return send(s, error_reply(r.id, "sit", "removed_from_table",
+                                   "an administrator removed you from this table: you may watch it, not sit"));
     if (int mine = seat_of(p->id); mine >= 0) {
         // Already seated here: this connection takes the seat over.
         seats_[static_cast<std::size_t>(mine)].session = s;
         s->joined(shared_from_this());
         send(s, ok_reply(r.id, "sit", {{"table", id_}, {"seat", mine}}));
         send_snapshot(s, mine);
+        send_chat_history(s, p->id);
         returned(mine);
         check_grace();
         schedule();
@@ -352,6 +372,7 @@ void Table::on_sit(const std::shared_ptr<Session>& s, const PlayerRef& p, const 
     publish_table_event({{"type", "seat_taken"}, {"seat", seat}, {"player", seat_player(p->id, p->name)}, {"bot", false}});
     send(s, ok_reply(r.id, "sit", {{"table", id_}, {"seat", seat}}));
     send_snapshot(s, seat);
+    send_chat_history(s, p->id);
     summary_changed();
     check_grace();
     schedule();
@@ -363,11 +384,13 @@ void Table::on_leave(const std::shared_ptr<Session>& s, const PlayerRef& p, cons
     if (seat < 0) {
         if (!is_spectator(*s)) return send(s, error_reply(r.id, "leave", "not_at_table", "you are not at this table"));
         remove_spectator(*s);
+        chat_.forget(p->id);
         return send(s, ok_reply(r.id, "leave", {{"table", id_}}));
     }
     SeatState& st = seats_[static_cast<std::size_t>(seat)];
     const bool playing = game_ && !game_->over();
     st = SeatState{};
+    chat_.forget(p->id);
     publish_table_event({{"type", "seat_left"}, {"seat", seat}});
     if (playing) {
         // The game goes on: a bot plays the seat until someone takes it.
@@ -400,6 +423,7 @@ void Table::on_watch(const std::shared_ptr<Session>& s, const PlayerRef& p, cons
     }
     send(s, ok_reply(r.id, "watch", {{"table", id_}}));
     send_snapshot(s, -1);
+    send_chat_history(s, p->id);
 }
 
 void Table::on_add_bot(const std::shared_ptr<Session>& s, const PlayerRef& p, const Request& r) {
@@ -532,6 +556,8 @@ void Table::on_resume(const std::shared_ptr<Session>& s, const PlayerRef& p, con
         send(s, ok_reply(r.id, "resume", {{"table", id_}, {"seat", you}, {"mode", "snapshot"}}));
         send_snapshot(s, seat);
     }
+    // In either mode: the chat is not in the seq stream, so the events replayed carry none of it.
+    send_chat_history(s, p->id);
     if (seat >= 0) returned(seat);
     check_grace();
     schedule();
@@ -542,6 +568,10 @@ void Table::send_snapshot(const std::shared_ptr<Session>& s, int seat) {
     json j = {{"type", "snapshot"}, {"table", id_}, {"seq", seq_}, {"you", seat < 0 ? json(nullptr) : json(seat)},
               {"info", summary().to_json()}, {"game", game_number_}};
     j["view"] = game_ ? seat_view_json(*game_, seat < 0 ? kSpectator : static_cast<Viewer>(seat)) : json(nullptr);
+    if (game_ && !deal_salt_.empty()) {
+        j["deal_commitment"] = deal_commitment(game_->seed(), deal_salt_);
+        if (game_->over()) j["deal"] = deal_json();
+    }
     if (turn_mask_ != 0) {
         const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(turn_deadline_ - Clock::now()).count();
         j["turn_ms_left"] = std::max<long long>(0, left);
@@ -553,10 +583,91 @@ void Table::send_snapshot(const std::shared_ptr<Session>& s, int seat) {
     send(s, dump_text(j));
 }
 
+nlohmann::json Table::deal_json() const {
+    return {{"seed", std::to_string(game_->seed())},
+            {"salt", deal_salt_},
+            {"commitment", deal_commitment(game_->seed(), deal_salt_)}};
+}
+
+// --- chat -------------------------------------------------------------------
+
+static_assert(Mute::kSpectators == TableChat::kSpectators);
+
+ChatReader Table::chat_reader(const std::string& player) const {
+    // One who has held a seat of the game running and now watches still plays it: the rail's talk is not for them.
+    const bool plays = seat_of(player) >= 0 || (game_ && !game_->over() && held_seat(player) >= 0);
+    return {player, plays};
+}
+
+void Table::send_chat_history(const std::shared_ptr<Session>& s, const std::string& player) {
+    send(s, chat_.history(id_, chat_reader(player)));
+}
+
+void Table::on_chat(const std::shared_ptr<Session>& s, const PlayerRef& p, const Request& r) {
+    const auto& chat = std::get<Chat>(r.body);
+    const int seat = seat_of(p->id);
+    if (seat < 0 && !is_spectator(*s))
+        return send(s, error_reply(r.id, "chat", "not_at_table",
+                                   "only the seats and the spectators of this table may talk at it: sit or watch first"));
+    TableChat::Line line;
+    line.seq = seq_;
+    line.seat = seat < 0 ? TableChat::kSpectators : seat;
+    // While a game runs, spectators talk among themselves: nobody playing it is coached from the rail.
+    line.to_seats = seat >= 0 || !game_ || game_->over();
+    line.player = p->id;
+    line.name = p->name;
+    line.text = chat.text;
+    const Frame frame = share(TableChat::frame(id_, line));
+    bool echoed = false;
+    auto tell = [&](const std::shared_ptr<Session>& session, const ChatReader& reader) {
+        if (!chat_.sees(reader, line)) return;
+        send(session, frame);
+        echoed = echoed || session == s;
+    };
+    for (int i = 0; i < rules_.seats; ++i) {
+        const SeatState& st = seats_[static_cast<std::size_t>(i)];
+        if (auto session = st.session.lock(); session && st.human()) tell(session, {st.player, true});
+    }
+    for (const auto& w : spectators_)
+        if (auto session = w.lock(); session && session->player()) tell(session, chat_reader(session->player()->id));
+    // A seat may talk from a connection that does not follow the table (another tab): it hears itself too.
+    if (!echoed) send(s, frame);
+    chat_.keep(std::move(line));
+    hub_.metrics.chat_lines.fetch_add(1, std::memory_order_relaxed);
+    send(s, ok_reply(r.id, "chat", {{"table", id_}}));
+}
+
+void Table::on_mute(const std::shared_ptr<Session>& s, const PlayerRef& p, const Request& r) {
+    const auto& m = std::get<Mute>(r.body);
+    const int mine = seat_of(p->id);
+    if (mine < 0 && !is_spectator(*s))
+        return send(s, error_reply(r.id, "mute", "not_at_table", "you are not at this table"));
+    if (m.seat != Mute::kSpectators && m.seat >= rules_.seats)
+        return send(s, error_reply(r.id, "mute", "bad_seat",
+                                   "this table has seats 0 to " + std::to_string(rules_.seats - 1), "seat"));
+    if (mine >= 0 && m.seat == mine)
+        return send(s, error_reply(r.id, "mute", "bad_seat", "that is your own seat", "seat"));
+    // The mutes of players who have gone (a spectator who dropped without leave) go first, so that
+    // they never outnumber the people at the table.
+    chat_.forget_unless([&](std::string_view who) {
+        const std::string player(who);
+        if (seat_of(player) >= 0) return true;
+        for (const auto& w : spectators_)
+            if (auto session = w.lock(); session && session->player() && session->player()->id == player) return true;
+        return false;
+    });
+    chat_.mute(p->id, m.seat, m.muted);
+    send(s, ok_reply(r.id, "mute",
+                     {{"table", id_},
+                      {"seat", m.seat == Mute::kSpectators ? json("spectators") : json(m.seat)},
+                      {"muted", m.muted}}));
+}
+
 // --- the game ---------------------------------------------------------------
 
 void Table::new_game() {
     const std::uint64_t seed = random_seed();
+    deal_salt_ = random_hex(static_cast<int>(kDealSaltLength / 2));
     auto created = Game::create(rules_, seed);
     if (!created) throw std::logic_error("a validated ruleset was refused: " + created.error().message);
     game_.emplace(std::move(*created));
@@ -577,9 +688,16 @@ void Table::new_game() {
         else
             players.push_back({{"player", st.player}, {"name", st.name}});
     }
-    store(storage::StartGame{id_, game_number_, seed, dump_text(to_json(rules_)), dump_text(players), now_});
+    store(storage::StartGame{id_, game_number_, seed, dump_text(to_json(rules_)), dump_text(players), now_, deal_salt_});
+    std::vector<std::string> starters;
+    for (int i = 0; i < rules_.seats; ++i) starters.push_back(seats_[static_cast<std::size_t>(i)].player);
+    tally_ = storage::GameTally(rules_, std::move(starters));
     reset_bots(seed);
-    json started = {{"type", "game_started"}, {"game", game_number_}, {"ruleset", to_json(rules_)}};
+    // Provably fair: the deal is fixed, and committed to, before anyone sees a card.
+    json started = {{"type", "game_started"},
+                    {"game", game_number_},
+                    {"ruleset", to_json(rules_)},
+                    {"deal_commitment", deal_commitment(seed, deal_salt_)}};
     if (rules_.game_clock_seconds > 0) started["clock_ms"] = rules_.game_clock_seconds * 1000LL;  // it starts now
     publish_table_event(std::move(started));
     const auto first = game_->start();
@@ -623,6 +741,7 @@ void Table::publish(std::span<const Event> events, std::optional<std::pair<Seat,
     const std::uint64_t first_seq = seq_ + 1;
     for (const Event& e : events) {
         for (BotMemory& m : memories_) m.observe(e);  // each redacts for its seat
+        tally_.observe(e);
         Entry entry = rendered(e, ++seq_);
         if (const auto* scored = std::get_if<HandScored>(&e)) {
             hand_scored_sides_ = 0;
@@ -651,6 +770,7 @@ void Table::publish_table_event(json event) {
     const std::string body = dump_text(event);
     Entry entry{++seq_, share(envelope(id_, seq_, body)), {}};
     store(storage::AppendEvent{id_, entry.seq, game_number_, event["type"].get<std::string>(), body, now_});
+    tally_.observe_table_event(event);
     deliver(entry);
     history_.table_event(entry.seq, entry.everyone);
     history_.trim(hub_.config.history_events, rules_, game_ ? game_->seed() : 0);
@@ -712,6 +832,14 @@ void Table::on_game_over(const GameOver& over, const std::string& over_json) {
     clock_timer_.cancel();
     hub_.metrics.games_finished.fetch_add(1, std::memory_order_relaxed);
     json result = {{"game_over", json::parse(over_json)}};
+    // The game is over: its seed and salt are no longer secret, and let anyone check the
+    // commitment of game_started and rebuild every deal (PROTOCOL.md, "Provably fair deals").
+    if (!deal_salt_.empty()) {
+        json revealed = deal_json();
+        revealed["type"] = "deal_revealed";
+        revealed["game"] = game_number_;
+        publish_table_event(std::move(revealed));
+    }
     if (rules_.preset == Preset::worldwinner_spades && over.side_count == 2) {
         // Seed 004's tournament standings, with the whole seconds left on the clock.
         int seconds_left = 0;
@@ -742,8 +870,36 @@ void Table::on_game_over(const GameOver& over, const std::string& over_json) {
         result["standings"] = standings;
         publish_table_event(std::move(standings));
     }
-    store(storage::FinishGame{id_, game_number_, dump_text(result), now_});
+    // Rated (every seat a person's when the game began): the ratings move in the same commit.
+    storage::FinishGame finish{id_, game_number_, dump_text(result), now_};
+    finish.preset = to_string(rules_.preset);
+    finish.rated = tally_.result(over);
+    store(std::move(finish));
+    if (hub_.webhook) step_.webhook = webhook_summary(result);
     summary_changed();
+}
+
+std::string Table::webhook_summary(const nlohmann::json& result) const {
+    json seats = json::array();
+    for (int s = 0; s < rules_.seats; ++s) {
+        const SeatState& st = seats_[static_cast<std::size_t>(s)];
+        seats.push_back({{"seat", s},
+                         {"player", st.bot || st.player.empty() ? json(nullptr) : json(st.player)},
+                         {"name", st.name},
+                         {"bot", st.bot}});
+    }
+    json summary = {{"type", "game_finished"},
+                    {"table", id_},
+                    {"game", game_number_},
+                    {"preset", to_string(rules_.preset)},
+                    {"ruleset", to_json(rules_)},
+                    {"seats", std::move(seats)},
+                    {"result", result},
+                    {"finished", now_},
+                    {"archive", "/api/games/" + id_ + "/" + std::to_string(game_number_)}};
+    if (!deal_salt_.empty()) summary["deal"] = deal_json();
+    if (!hub_.config.node_id.empty()) summary["node"] = hub_.config.node_id;
+    return dump_text(summary);
 }
 
 // --- timers -----------------------------------------------------------------

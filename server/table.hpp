@@ -29,6 +29,9 @@
 // on meanwhile. WorldWinner's game
 // clock runs here too. A table with no human connected is closed after the
 // grace period.
+//
+// Table chat (table_chat.hpp) goes beside the numbered stream, not in it, and
+// is never stored: each line reaches only those who may read it.
 #pragma once
 #include <array>
 #include <memory>
@@ -46,9 +49,11 @@
 #include "server/hub.hpp"
 #include "server/player.hpp"
 #include "server/session.hpp"
+#include "server/table_chat.hpp"
 #include "server/table_history.hpp"
 #include "server/table_summary.hpp"
 #include "server/vector_queue.hpp"
+#include "storage/game_tally.hpp"
 #include "storage/records.hpp"
 
 namespace sparts::server {
@@ -83,6 +88,20 @@ public:
     // nothing more of it is stored or sent; its connections are closed as by hand_off.
     void lost();
 
+    // The admin API (table_admin.cpp); each answered through `done` from the table's strand.
+    struct AdminView {
+        nlohmann::json info;  // as GET /admin/tables lists the table
+        std::vector<std::pair<std::uint64_t, int>> followers;  // connection serial, seat (-1: watching)
+    };
+    // Nothing once the table is closed.
+    void admin_view(std::function<void(std::optional<AdminView>)> done);
+    // Closes the table as an abandoned one is closed, with reason closed_by_admin; false if it was closed.
+    void admin_close(std::function<void(bool)> done);
+    // `player` loses its seat (seat_left, reason removed_by_admin; mid-game a bot takes the seat as
+    // when a player leaves) and may not sit at this table again while it is open. The seat, or
+    // -1 when the player holds none here, or -2 when the table is closed.
+    void admin_remove(std::string player, std::function<void(int seat, bool bot)> done);
+
 private:
     struct SeatState {
         std::string player;  // player id; empty: nobody
@@ -110,6 +129,7 @@ private:
         Clock::time_point submitted{};  // when it went to the store
         std::vector<std::pair<std::shared_ptr<Session>, Frame>> sends;
         storage::Batch batch;
+        std::string webhook;  // a finished game's summary, for the host once the step is committed
         bool ready = false;
     };
 
@@ -129,11 +149,20 @@ private:
     void on_again(const std::shared_ptr<Session>& s, const PlayerRef& p, const Request& r);
     void on_act(const std::shared_ptr<Session>& s, const PlayerRef& p, const Request& r);
     void on_resume(const std::shared_ptr<Session>& s, const PlayerRef& p, const Request& r);
+    void on_chat(const std::shared_ptr<Session>& s, const PlayerRef& p, const Request& r);
+    void on_mute(const std::shared_ptr<Session>& s, const PlayerRef& p, const Request& r);
 
     int seat_of(const std::string& player) const;
     bool is_spectator(const Session& s) const;
     void remove_spectator(const Session& s);
     void send_snapshot(const std::shared_ptr<Session>& s, int seat);
+    // Chat (table_chat.hpp): who `player` reads as, and the kept lines it may see.
+    ChatReader chat_reader(const std::string& player) const;
+    void send_chat_history(const std::shared_ptr<Session>& s, const std::string& player);
+    // The finished game's seed (as a decimal string: JSON numbers lose 64-bit integers), salt and commitment.
+    nlohmann::json deal_json() const;
+    // What the game-over webhook tells the host of a finished game (server/README.md).
+    std::string webhook_summary(const nlohmann::json& result) const;
     void new_game();
     void apply(Seat seat, const Action& action);
     void publish(std::span<const Event> events, std::optional<std::pair<Seat, Action>> cause);
@@ -183,6 +212,7 @@ private:
     std::vector<std::weak_ptr<Session>> spectators_;
     std::optional<Game> game_;
     int game_number_ = 0;
+    std::string deal_salt_;  // the current game's (deal_commitment.hpp); empty for a game older than commitments
     // Actions each seat took this game: a bot that thought off the strand checks nothing moved
     // meanwhile. (The whole list was kept for this, 40 bytes an action: most of a table's memory
     // in a long game.)
@@ -190,12 +220,16 @@ private:
     // Who has held which seat during this game: a person who has seen one
     // seat's hand may take no other seat of the same game (see on_sit).
     std::vector<std::pair<std::string, int>> holders_;
+    // Players the admin API removed: they may not sit here again (in memory: a restart forgets).
+    std::vector<std::string> removed_;
     int held_seat(const std::string& player) const;  // -1: none this game
     void note_holders();
     Rng rng_;
     std::uint64_t seq_ = 0;
     // What a returning client may have missed, since the current hand was dealt.
     TableHistory history_;
+    // The chat, outside the seq stream and the store (table_chat.hpp says why).
+    TableChat chat_{hub_.config.chat_history};
     int hand_scored_sides_ = 0;
     std::array<std::uint16_t, kMaxSeats> side_seats_{};
     bool closed_ = false;
@@ -204,6 +238,7 @@ private:
     VectorQueue<Step> steps_;  // waiting for their commit, in order
     std::uint64_t next_step_ = 1;
     storage::Millis now_ = 0;  // the current step's time
+    storage::GameTally tally_;  // the game's ratings and statistics, handed to the store at its end
     enum class Reported { none, waiting, playing, over } reported_ = Reported::none;  // in the metrics' gauges
     void report_state(Reported state);
 

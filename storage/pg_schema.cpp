@@ -106,6 +106,45 @@ BEGIN
 END
 $$;
 )sql",
+        // 2: provably fair deals, as SQLite's version 6: each game's salt (deal_commitment.hpp).
+        R"sql(
+ALTER TABLE games ADD COLUMN salt text;
+)sql",
+        // 3: Glicko-2 ratings and statistics per player and preset, as SQLite's version 7. A
+        // commit ending rated games locks its players' rows (SELECT ... FOR UPDATE) before it
+        // computes their new ratings: nodes ending games of the same players never lose an update.
+        R"sql(
+CREATE TABLE ratings (
+  player       text COLLATE "C" NOT NULL,  -- the leaderboard pages by it: byte order, as SQLite's
+  preset       text NOT NULL,
+  rating       double precision NOT NULL DEFAULT 1500,
+  deviation    double precision NOT NULL DEFAULT 350,
+  volatility   double precision NOT NULL DEFAULT 0.06,
+  games        bigint NOT NULL DEFAULT 0,
+  wins         bigint NOT NULL DEFAULT 0,
+  hands        bigint NOT NULL DEFAULT 0,
+  bids         bigint NOT NULL DEFAULT 0,
+  bids_made    bigint NOT NULL DEFAULT 0,
+  nil_bids     bigint NOT NULL DEFAULT 0,
+  nils_made    bigint NOT NULL DEFAULT 0,
+  bags         bigint NOT NULL DEFAULT 0,
+  moons        bigint NOT NULL DEFAULT 0,
+  last_table   text NOT NULL DEFAULT '',
+  last_game    integer NOT NULL DEFAULT 0,
+  last_change  double precision NOT NULL DEFAULT 0,
+  updated_ms   bigint NOT NULL DEFAULT 0,
+  PRIMARY KEY (player, preset)
+);
+CREATE INDEX ratings_board ON ratings (preset, rating DESC, player);
+)sql",
+        // 4: players banned by the operator (the admin API), as SQLite's version 8.
+        R"sql(
+CREATE TABLE bans (
+  player  text PRIMARY KEY,           -- a player id; not a foreign key: a ban may name a player before it is stored
+  reason  text NOT NULL,
+  at_ms   bigint NOT NULL
+);
+)sql",
     };
     return all;
 }

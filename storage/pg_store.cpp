@@ -10,7 +10,9 @@
 #include "storage/archive_cursor.hpp"
 #include "storage/game_log.hpp"
 #include "storage/pg.hpp"
+#include "storage/pg_ratings.hpp"
 #include "storage/pg_schema.hpp"
+#include "storage/rating_book.hpp"
 
 namespace sparts::storage {
 
@@ -117,8 +119,8 @@ const std::vector<std::pair<const char*, const char*>>& prepared_statements() {
          "ON CONFLICT (table_id, seat) DO UPDATE SET player = excluded.player, name = excluded.name, "
          "bot = excluded.bot, level = excluded.level"},
         {"start_game",
-         "INSERT INTO games (table_id, game, seed, ruleset, preset, players, started_ms) "
-         "VALUES ($1, $2, $3, $4::text, ($4::text::json)->>'preset', $5, $6)"},
+         "INSERT INTO games (table_id, game, seed, ruleset, preset, players, started_ms, salt) "
+         "VALUES ($1, $2, $3, $4::text, ($4::text::json)->>'preset', $5, $6, $7)"},
         {"game_players",
          "INSERT INTO game_players (player, table_id, game) "
          "SELECT DISTINCT e->>'player', $1::text, $2::integer FROM json_array_elements($3::text::json) e "
@@ -134,6 +136,10 @@ const std::vector<std::pair<const char*, const char*>>& prepared_statements() {
         {"release",
          "UPDATE leases SET node = '', wanted_by = '', expires_at = clock_timestamp() "
          "WHERE table_id = $1 AND node = $2 AND epoch = $3"},
+        {"put_ban",
+         "INSERT INTO bans (player, reason, at_ms) VALUES ($1, $2, $3) "
+         "ON CONFLICT (player) DO UPDATE SET reason = excluded.reason, at_ms = excluded.at_ms"},
+        {"remove_ban", "DELETE FROM bans WHERE player = $1"},
     };
     return all;
 }
@@ -175,6 +181,7 @@ public:
     void prepare() {
         conn_.exec("DEALLOCATE ALL");  // what a failed attempt prepared
         for (const auto& [name, sql] : prepared_statements()) conn_.prepare(name, sql);
+        for (const auto& [name, sql] : pg_rating_statements()) conn_.prepare(name, sql);
         prepared_ = true;
     }
 
@@ -193,6 +200,7 @@ public:
         try {
             load_missing_logs(group);
             std::vector<Statement> statements;
+            std::vector<Statement> rest;
             if (!fence.tables.empty()) {
                 pg::ArrayText tables, epochs;
                 for (std::size_t i = 0; i < fence.tables.size(); ++i) {
@@ -201,9 +209,12 @@ public:
                 }
                 statements.push_back({"fence", pg::Params().text(node_).text(tables.done()).text(epochs.done())});
             }
-            for (Statement& st : build(group)) statements.push_back(std::move(st));
+            for (Statement& st : build(group)) rest.push_back(std::move(st));
             for (const auto& [table, epoch] : releases)
-                statements.push_back({"release", pg::Params().text(table).text(node_).number(static_cast<std::int64_t>(epoch))});
+                rest.push_back({"release", pg::Params().text(table).text(node_).number(static_cast<std::int64_t>(epoch))});
+            if (const auto keys = rating_keys(group); !keys.empty())
+                return run_rated(std::move(statements), keys, group, std::move(rest));
+            for (Statement& st : rest) statements.push_back(std::move(st));
             run(statements);
         } catch (...) {
             // The logs may hold entries the rollback undid: read again when needed.
@@ -319,6 +330,14 @@ private:
                                                                     .text(t.creator)
                                                                     .number(t.at)});
                                },
+                               [&](const PutBan& b) {
+                                   out.push_back({"put_ban", pg::Params().text(b.player).text(b.reason).number(b.at)});
+                               },
+                               [&](const RemoveBan& b) { out.push_back({"remove_ban", pg::Params().text(b.player)}); },
+                               [&](const ReplaceRatings& r) {
+                                   out.push_back({"ratings_clear", {}});
+                                   if (!r.rows.empty()) out.push_back({"ratings_put", rating_put_params(r.rows)});
+                               },
                                [&](const CloseTable& c) {
                                    out.push_back({"close_table", pg::Params().number(c.at).text(c.reason).text(c.table)});
                                    out.push_back({"close_journal", pg::Params().text(c.table)});
@@ -334,13 +353,18 @@ private:
                                                                   .text(s.level)});
                                },
                                [&](const StartGame& g) {
-                                   out.push_back({"start_game", pg::Params()
-                                                                    .text(g.table)
-                                                                    .number(g.game)
-                                                                    .number(static_cast<std::int64_t>(g.seed))
-                                                                    .text(g.ruleset)
-                                                                    .text(g.players)
-                                                                    .number(g.at)});
+                                   pg::Params params;
+                                   params.text(g.table)
+                                       .number(g.game)
+                                       .number(static_cast<std::int64_t>(g.seed))
+                                       .text(g.ruleset)
+                                       .text(g.players)
+                                       .number(g.at);
+                                   if (g.salt.empty())
+                                       params.null();
+                                   else
+                                       params.text(g.salt);
+                                   out.push_back({"start_game", std::move(params)});
                                    out.push_back({"game_players", pg::Params().text(g.table).number(g.game).text(g.players)});
                                    out.push_back({"start_journal", pg::Params().text(g.table).number(g.game)});
                                    logs_.insert_or_assign(g.table, Log{g.game, GameLogEncoder()});
@@ -367,6 +391,48 @@ private:
             }
         flush_rows();
         return out;
+    }
+
+    // A group that ends rated games: BEGIN, the fence (`head`), its players' rating rows made and
+    // locked (FOR UPDATE, in key order: another node ending a game of the same players waits) and
+    // read; then the new ratings, computed from them in the group's order, go with the rest of the
+    // group and COMMIT. Two round trips, only for such a group.
+    void run_rated(std::vector<Statement> head, const std::vector<std::pair<std::string, std::string>>& keys,
+                   const std::deque<Pending>& group, std::vector<Statement> rest) {
+        head.push_back({"ratings_lock", rating_key_params(keys)});
+        head.push_back({"ratings_read", rating_key_params(keys)});
+        conn_.enter_pipeline();
+        try {
+            conn_.send("BEGIN", {});
+            for (const Statement& s : head) conn_.send_prepared(s.name, s.params);
+            conn_.sync();
+            conn_.next_result();  // BEGIN
+            pg::Result read;
+            for (std::size_t i = 0; i < head.size(); ++i) read = conn_.next_result();
+            conn_.next_result();  // the sync
+            RatingBook book;
+            for (PresetRating& row : rating_rows(read)) book.put(std::move(row));
+            for (const Pending& p : group)
+                for (const Write& w : p.batch)
+                    if (const auto* f = std::get_if<FinishGame>(&w)) book.apply(*f);
+            rest.push_back({"ratings_put", rating_put_params(book.changed())});
+            for (const Statement& s : rest) conn_.send_prepared(s.name, s.params);
+            conn_.send("COMMIT", {});
+            conn_.sync();
+            for (std::size_t i = 0; i < rest.size() + 1; ++i) conn_.next_result();
+            conn_.next_result();  // the sync
+            conn_.exit_pipeline();
+        } catch (const pg::Error&) {
+            if (conn_.ok()) {
+                conn_.skip_to_sync();
+                conn_.exit_pipeline();
+                try {
+                    conn_.exec("ROLLBACK");
+                } catch (const pg::Error&) {
+                }
+            }
+            throw;
+        }
     }
 
     // BEGIN, the statements and COMMIT in one pipeline: one round trip.
@@ -505,6 +571,9 @@ std::string PgStore::fenced_table(const Batch& batch) {
     for (const Write& w : batch) {
         if (std::holds_alternative<PutPlayer>(w) || std::holds_alternative<OpenTable>(w)) continue;
         return std::visit(overloaded{[](const PutPlayer&) { return std::string(); },
+                                     [](const ReplaceRatings&) { return std::string(); },
+                                     [](const PutBan&) { return std::string(); },
+                                     [](const RemoveBan&) { return std::string(); },
                                      [](const OpenTable& t) { return t.id; },
                                      [](const auto& x) { return x.table; }},
                           w);
@@ -807,6 +876,15 @@ std::optional<StoredPlayer> PgStore::find_player(const std::string& token_hash) 
     });
 }
 
+std::vector<StoredBan> PgStore::bans() {
+    return reader_->with([](pg::Connection& db) {
+        const pg::Result r = db.exec("SELECT player, reason, at_ms FROM bans ORDER BY player");
+        std::vector<StoredBan> out;
+        for (int i = 0; i < r.rows(); ++i) out.push_back({r.text(i, 0), r.text(i, 1), r.number(i, 2)});
+        return out;
+    });
+}
+
 std::uint64_t PgStore::last_table_number() {
     return reader_->with([](pg::Connection& db) {
         return static_cast<std::uint64_t>(db.exec("SELECT COALESCE(max(number), 0) FROM tables").number(0, 0));
@@ -859,7 +937,7 @@ std::vector<OpenTableState> PgStore::read_tables(const std::string* only) {
         }
         const pg::Result games = db.exec(
             "SELECT DISTINCT ON (g.table_id) g.table_id, g.game, g.seed, g.finished_ms IS NOT NULL, g.started_ms, "
-            "g.record FROM games g JOIN tables t ON t.id = g.table_id WHERE t.closed_ms IS NULL" + which +
+            "g.record, g.salt, g.players FROM games g JOIN tables t ON t.id = g.table_id WHERE t.closed_ms IS NULL" + which +
             " ORDER BY g.table_id, g.game DESC", params);
         for (int i = 0; i < games.rows(); ++i) {
             OpenTableState& t = out[index.at(games.text(i, 0))];
@@ -867,6 +945,8 @@ std::vector<OpenTableState> PgStore::read_tables(const std::string* only) {
             t.seed = static_cast<std::uint64_t>(games.number(i, 2));
             t.game_finished = games.boolean(i, 3);
             t.game_started = games.number(i, 4);
+            if (!games.null(i, 6)) t.salt = games.text(i, 6);
+            t.players = games.text(i, 7);
             if (!t.game_finished) continue;
             if (games.null(i, 5)) {
                 spdlog::error("database {}: table {} game {} is over but has no record: it comes back dealt again", shown,
@@ -965,12 +1045,13 @@ std::optional<ArchivedGame> PgStore::load_game(const std::string& table, int gam
     std::string record;
     const bool found = reader_->with([&](pg::Connection& db) {
         const pg::Result r = db.exec(
-            "SELECT table_id, game, preset, ruleset, players, result, started_ms, finished_ms, seed, record "
+            "SELECT table_id, game, preset, ruleset, players, result, started_ms, finished_ms, seed, record, salt "
             "FROM games WHERE table_id = $1 AND game = $2 AND finished_ms IS NOT NULL",
             pg::Params().text(table).number(game));
         if (r.rows() == 0) return false;
         g.summary = summary_from(r, 0);
         g.seed = static_cast<std::uint64_t>(r.number(0, 8));
+        if (!r.null(0, 10)) g.salt = r.text(0, 10);
         if (r.null(0, 9)) {
             spdlog::error("database {}: table {} game {} is over but has no record", shown, table, game);
             return false;
@@ -987,6 +1068,14 @@ std::optional<ArchivedGame> PgStore::load_game(const std::string& table, int gam
     g.actions = std::move(rendered->actions);
     g.events = std::move(rendered->events);
     return g;
+}
+
+LeaderboardPage PgStore::leaderboard(const LeaderboardQuery& query) {
+    return reader_->with([&](pg::Connection& db) { return pg_leaderboard(db, query); });
+}
+
+std::optional<PlayerRatings> PgStore::player_ratings(const std::string& player) {
+    return reader_->with([&](pg::Connection& db) { return pg_player_ratings(db, player); });
 }
 
 }  // namespace sparts::storage

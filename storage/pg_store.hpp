@@ -45,9 +45,12 @@ public:
     std::optional<StoredPlayer> find_player(const std::string& token_hash) override;
     std::vector<OpenTableState> open_tables() override;
     std::uint64_t last_table_number() override;
+    std::vector<StoredBan> bans() override;
 
     ArchivePage list_games(const ArchiveQuery& query) override;
     std::optional<ArchivedGame> load_game(const std::string& table, int game) override;
+    LeaderboardPage leaderboard(const LeaderboardQuery& query) override;
+    std::optional<PlayerRatings> player_ratings(const std::string& player) override;
 
     Stats stats() const override;
 

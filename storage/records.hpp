@@ -8,6 +8,7 @@
 #include <variant>
 #include <vector>
 #include "engine/action.hpp"
+#include "storage/rating_records.hpp"
 
 namespace sparts::storage {
 
@@ -54,6 +55,7 @@ struct StartGame {
     std::string ruleset;
     std::string players;  // JSON array per seat: {"player":id,"name":...} or {"bot":true,"name":...}
     Millis at = 0;
+    std::string salt;     // provably fair deals (protocol/deal_commitment.hpp): published with the seed at the end
 };
 // The action applied to the game that caused engine events.
 struct Cause {
@@ -91,14 +93,40 @@ struct FinishGame {
     int game = 0;
     std::string result;   // JSON: the game_over event (and standings, when any)
     Millis at = 0;
+    // A rated game (every seat a person's when it started): its players' ratings and statistics
+    // for `preset` are updated in the same commit (storage/README.md, "Ratings"). Empty: not rated.
+    std::string preset{};
+    std::vector<RatedSeat> rated{};
+};
+// Every rating row at once, rebuilt from the archive (sparts-server --recompute-ratings).
+struct ReplaceRatings {
+    std::vector<PresetRating> rows;
 };
 
-using Write = std::variant<PutPlayer, OpenTable, CloseTable, PutSeat, StartGame, EngineEvents, AppendEvent, FinishGame>;
+// A player banned by the server's operator (the admin API), or banned again with a new reason.
+struct PutBan {
+    std::string player;
+    std::string reason;
+    Millis at = 0;
+};
+// The ban of `player` lifted.
+struct RemoveBan {
+    std::string player;
+};
+
+using Write = std::variant<PutPlayer, OpenTable, CloseTable, PutSeat, StartGame, EngineEvents, AppendEvent, FinishGame,
+                           ReplaceRatings, PutBan, RemoveBan>;
 
 // Everything one step of one table (or the lobby) writes: committed together or not at all.
 using Batch = std::vector<Write>;
 
 // --- reads --------------------------------------------------------------------
+
+struct StoredBan {
+    std::string player;
+    std::string reason;
+    Millis at = 0;
+};
 
 struct StoredPlayer {
     std::string id;
@@ -133,6 +161,8 @@ struct OpenTableState {
     std::vector<StoredSeat> seats;         // one per seat
     int game = 0;                          // the latest game; 0: none started
     std::uint64_t seed = 0;
+    std::string salt;                      // empty: a game started before deals were committed to
+    std::string players{};                 // JSON, per seat, as StartGame had it: who held each when it began
     bool game_finished = false;
     Millis game_started = 0;
     std::vector<StoredAction> actions;     // of the latest game, in order
@@ -181,6 +211,7 @@ struct ArchivePage {
 struct ArchivedGame {
     ArchivedGameSummary summary;
     std::uint64_t seed = 0;
+    std::string salt;                 // empty: a game started before deals were committed to
     std::vector<StoredAction> actions;
     std::vector<StoredEvent> events;  // the game's events, secret cards included
 };

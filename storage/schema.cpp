@@ -112,6 +112,47 @@ CREATE TABLE journal (
 );
 ALTER TABLE games ADD COLUMN record BLOB;  -- once finished: the game log (storage/game_log.hpp)
 )sql",
+        // 6: provably fair deals. The salt of each game's deal commitment (SHA-256 of salt and
+        // seed, published when the game starts; protocol/deal_commitment.hpp), secret like the
+        // seed until the game is over. NULL for the games of older versions: they made none.
+        R"sql(
+ALTER TABLE games ADD COLUMN salt TEXT;
+)sql",
+        // 7: Glicko-2 ratings and statistics per player and preset (storage/README.md, "Ratings"),
+        // updated in the commit that ends each rated game. Derived from the archive: an existing
+        // file's finished games are not rated by the migration (`--recompute-ratings` does it).
+        R"sql(
+CREATE TABLE ratings (
+  player       TEXT NOT NULL,
+  preset       TEXT NOT NULL,
+  rating       REAL NOT NULL,         -- Glicko scale: 1500/350/0.06 for a new player
+  deviation    REAL NOT NULL,
+  volatility   REAL NOT NULL,
+  games        INTEGER NOT NULL,      -- rated games
+  wins         INTEGER NOT NULL,
+  hands        INTEGER NOT NULL,      -- the statistics (storage/game_tally.hpp)
+  bids         INTEGER NOT NULL,
+  bids_made    INTEGER NOT NULL,
+  nil_bids     INTEGER NOT NULL,
+  nils_made    INTEGER NOT NULL,
+  bags         INTEGER NOT NULL,
+  moons        INTEGER NOT NULL,
+  last_table   TEXT NOT NULL,         -- the last rated game, and what it changed the rating by
+  last_game    INTEGER NOT NULL,
+  last_change  REAL NOT NULL,
+  updated_ms   INTEGER NOT NULL,
+  PRIMARY KEY (player, preset)
+) WITHOUT ROWID;
+CREATE INDEX ratings_board ON ratings (preset, rating DESC, player);
+)sql",
+        // 8: players banned by the operator (the admin API): their hello is refused, across restarts.
+        R"sql(
+CREATE TABLE bans (
+  player  TEXT PRIMARY KEY,           -- a player id; not a foreign key: a ban may name a player before it is stored
+  reason  TEXT NOT NULL,              -- the operator's words ('' when none)
+  at_ms   INTEGER NOT NULL
+) WITHOUT ROWID;
+)sql",
     };
     return all;
 }

@@ -18,6 +18,7 @@
 #include "storage/journal.hpp"
 #include "storage/legacy_events.hpp"
 #include "storage/schema.hpp"
+#include "storage/sqlite_ratings.hpp"
 
 namespace sparts::storage {
 
@@ -82,13 +83,14 @@ public:
           put_seat_(db_, "INSERT INTO seats (table_id, seat, player, name, bot, level) VALUES (?, ?, ?, ?, ?, ?) "
                          "ON CONFLICT (table_id, seat) DO UPDATE SET player = excluded.player, name = excluded.name, "
                          "bot = excluded.bot, level = excluded.level"),
-          start_game_(db_, "INSERT INTO games (table_id, game, seed, ruleset, preset, players, started_ms) "
-                           "VALUES (?, ?, ?, ?, json_extract(?, '$.preset'), ?, ?)"),
+          start_game_(db_, "INSERT INTO games (table_id, game, seed, ruleset, preset, players, started_ms, salt) "
+                           "VALUES (?, ?, ?, ?, json_extract(?, '$.preset'), ?, ?, ?)"),
           game_player_(db_, "INSERT OR IGNORE INTO game_players (table_id, game, player) "
                             "SELECT ?, ?, json_extract(value, '$.player') FROM json_each(?) "
                             "WHERE json_extract(value, '$.player') IS NOT NULL"),
           journal_(db_),
-          finish_game_(db_, "UPDATE games SET finished_ms = ?, result = ?, record = ? WHERE table_id = ? AND game = ?") {}
+          finish_game_(db_, "UPDATE games SET finished_ms = ?, result = ?, record = ? WHERE table_id = ? AND game = ?"),
+          ratings_(db_) {}
 
     // Everything in one transaction, or nothing.
     void commit(const std::deque<Pending>& group) {
@@ -265,6 +267,10 @@ private:
                            start_game_.bind(5, g.ruleset);
                            start_game_.bind(6, g.players);
                            start_game_.bind(7, g.at);
+                           if (g.salt.empty())
+                               start_game_.bind(8);
+                           else
+                               start_game_.bind(8, g.salt);
                            run_write(start_game_);
                            game_player_.bind(1, g.table);
                            game_player_.bind(2, g.game);
@@ -299,6 +305,23 @@ private:
                            finish_game_.bind(5, f.game);
                            run_write(finish_game_);
                            if (t.game == f.game) end_game(t);
+                           if (!f.rated.empty()) ratings_.finish(f);
+                       },
+                       [&](const ReplaceRatings& r) { ratings_.replace(r.rows); },
+                       // Prepared each time: bans are a rare operator's act, not a table's step.
+                       [&](const PutBan& b) {
+                           SQLite::Statement q(db_, "INSERT INTO bans (player, reason, at_ms) VALUES (?, ?, ?) "
+                                                    "ON CONFLICT (player) DO UPDATE SET reason = excluded.reason, "
+                                                    "at_ms = excluded.at_ms");
+                           q.bind(1, b.player);
+                           q.bind(2, b.reason);
+                           q.bind(3, b.at);
+                           run_write(q);
+                       },
+                       [&](const RemoveBan& b) {
+                           SQLite::Statement q(db_, "DELETE FROM bans WHERE player = ?");
+                           q.bind(1, b.player);
+                           run_write(q);
                        },
                    },
                    w);
@@ -309,6 +332,7 @@ private:
     SQLite::Statement put_player_, open_table_, close_table_, put_seat_, start_game_, game_player_;
     JournalInsert journal_;
     SQLite::Statement finish_game_;
+    SqliteRatings ratings_;
     std::unordered_map<std::string, TableLog> tables_;
     std::uint64_t live_rows_ = 0;
     std::uint64_t journal_rows_ = 0;
@@ -598,6 +622,15 @@ std::uint64_t SqliteStore::last_table_number() {
     return static_cast<std::uint64_t>(writer_->db().execAndGet("SELECT COALESCE(MAX(number), 0) FROM tables").getInt64());
 }
 
+std::vector<StoredBan> SqliteStore::bans() {
+    std::lock_guard lock(reader_mutex_);
+    std::lock_guard gate(commit_gate_);  // the writer's connection: its thread may be cleaning already
+    std::vector<StoredBan> out;
+    SQLite::Statement q(writer_->db(), "SELECT player, reason, at_ms FROM bans ORDER BY player");
+    while (q.executeStep()) out.push_back({q.getColumn(0).getString(), q.getColumn(1).getString(), q.getColumn(2).getInt64()});
+    return out;
+}
+
 std::vector<OpenTableState> SqliteStore::open_tables() {
     std::lock_guard lock(reader_mutex_);
     std::lock_guard gate(commit_gate_);  // the writer's connection: its thread may be cleaning already
@@ -607,7 +640,7 @@ std::vector<OpenTableState> SqliteStore::open_tables() {
                              "SELECT id, number, ruleset, preset, seats, private, invite, turn_seconds, creator, created_ms "
                              "FROM tables WHERE closed_ms IS NULL ORDER BY number");
     SQLite::Statement seats(db, "SELECT seat, player, name, bot, level FROM seats WHERE table_id = ?");
-    SQLite::Statement game(db, "SELECT game, seed, finished_ms IS NOT NULL, started_ms, record FROM games "
+    SQLite::Statement game(db, "SELECT game, seed, finished_ms IS NOT NULL, started_ms, record, salt, players FROM games "
                                "WHERE table_id = ? ORDER BY game DESC LIMIT 1");
     while (tables.executeStep()) {
         OpenTableState t;
@@ -638,6 +671,8 @@ std::vector<OpenTableState> SqliteStore::open_tables() {
             t.seed = static_cast<std::uint64_t>(game.getColumn(1).getInt64());
             t.game_finished = game.getColumn(2).getInt() != 0;
             t.game_started = game.getColumn(3).getInt64();
+            if (!game.getColumn(5).isNull()) t.salt = game.getColumn(5).getString();
+            t.players = game.getColumn(6).getString();
             if (!t.game_finished) {
                 t.actions = back.actions;
             } else if (const auto record = game.getColumn(4); record.isNull()) {
@@ -722,13 +757,14 @@ std::optional<ArchivedGame> SqliteStore::load_game(const std::string& table, int
         std::lock_guard lock(reader_mutex_);
         if (!reader_) reader_ = open_reader();
         SQLite::Statement q(*reader_,
-                            "SELECT table_id, game, preset, ruleset, players, result, started_ms, finished_ms, seed, record "
+                            "SELECT table_id, game, preset, ruleset, players, result, started_ms, finished_ms, seed, record, salt "
                             "FROM games WHERE table_id = ? AND game = ? AND finished_ms IS NOT NULL");
         q.bind(1, table);
         q.bind(2, game);
         if (!q.executeStep()) return std::nullopt;
         g.summary = summary_from(q);
         g.seed = static_cast<std::uint64_t>(q.getColumn(8).getInt64());
+        if (!q.getColumn(10).isNull()) g.salt = q.getColumn(10).getString();
         if (q.getColumn(9).isNull()) {
             spdlog::error("database {}: table {} game {} is over but has no record", path_, table, game);
             return std::nullopt;
@@ -744,6 +780,18 @@ std::optional<ArchivedGame> SqliteStore::load_game(const std::string& table, int
     g.actions = std::move(rendered->actions);
     g.events = std::move(rendered->events);
     return g;
+}
+
+LeaderboardPage SqliteStore::leaderboard(const LeaderboardQuery& query) {
+    std::lock_guard lock(reader_mutex_);
+    if (!reader_) reader_ = open_reader();
+    return sqlite_leaderboard(*reader_, query);
+}
+
+std::optional<PlayerRatings> SqliteStore::player_ratings(const std::string& player) {
+    std::lock_guard lock(reader_mutex_);
+    if (!reader_) reader_ = open_reader();
+    return sqlite_player_ratings(*reader_, player);
 }
 
 }  // namespace sparts::storage

@@ -4,6 +4,7 @@
 
 #include <SQLiteCpp/SQLiteCpp.h>
 #include <spdlog/spdlog.h>
+#include "storage/exact_double.hpp"
 #include "storage/pg.hpp"
 #include "storage/pg_store.hpp"
 #include "storage/sqlite_store.hpp"
@@ -13,7 +14,7 @@ namespace sparts::storage {
 namespace {
 
 // How a SQLite column goes into a PostgreSQL array element.
-enum class As { text, number, boolean, bytes };
+enum class As { text, number, boolean, bytes, real };
 
 struct Column {
     const char* select;  // the SQLite expression
@@ -33,6 +34,8 @@ void put(pg::ArrayText& out, const SQLite::Column& c, As as) {
             return out.text(c.getInt64() != 0 ? "t" : "f");
         case As::bytes:
             return out.bytes(std::string_view(static_cast<const char*>(c.getBlob()), static_cast<std::size_t>(c.getBytes())));
+        case As::real:  // every bit of it: SQLite's own text of a REAL keeps 15 digits
+            return out.text(exact_text(c.getDouble()));
     }
 }
 
@@ -126,7 +129,8 @@ Outcome<CopiedHistory, std::string> copy_sqlite_to_postgres(const std::string& s
                                  {"started_ms", "started_ms", "bigint", As::number},
                                  {"finished_ms", "finished_ms", "bigint", As::number},
                                  {"result", "result", "text", As::text},
-                                 {"record", "record", "bytea", As::bytes}},
+                                 {"record", "record", "bytea", As::bytes},
+                                 {"salt", "salt", "text", As::text}},
                                 "table_id, game");
             copy(sqlite, pg, "game_players", "game_players",
                  {{"player", "player", "text", As::text},
@@ -146,6 +150,31 @@ Outcome<CopiedHistory, std::string> copy_sqlite_to_postgres(const std::string& s
                                         {"type", "type", "text", As::text},
                                         {"payload", "payload", "text", As::text}},
                                        "id");
+            copy(sqlite, pg, "ratings", "ratings",
+                 {{"player", "player", "text", As::text},
+                  {"preset", "preset", "text", As::text},
+                  {"rating", "rating", "float8", As::real},
+                  {"deviation", "deviation", "float8", As::real},
+                  {"volatility", "volatility", "float8", As::real},
+                  {"games", "games", "bigint", As::number},
+                  {"wins", "wins", "bigint", As::number},
+                  {"hands", "hands", "bigint", As::number},
+                  {"bids", "bids", "bigint", As::number},
+                  {"bids_made", "bids_made", "bigint", As::number},
+                  {"nil_bids", "nil_bids", "bigint", As::number},
+                  {"nils_made", "nils_made", "bigint", As::number},
+                  {"bags", "bags", "bigint", As::number},
+                  {"moons", "moons", "bigint", As::number},
+                  {"last_table", "last_table", "text", As::text},
+                  {"last_game", "last_game", "integer", As::number},
+                  {"last_change", "last_change", "float8", As::real},
+                  {"updated_ms", "updated_ms", "bigint", As::number}},
+                 "player, preset");
+            copy(sqlite, pg, "bans", "bans",
+                 {{"player", "player", "text", As::text},
+                  {"reason", "reason", "text", As::text},
+                  {"at_ms", "at_ms", "bigint", As::number}},
+                 "player");
             pg.exec("SELECT setval('table_numbers', (SELECT max(number) FROM tables)) WHERE EXISTS (SELECT 1 FROM tables)");
             pg.exec("COMMIT");
         } catch (...) {

@@ -35,6 +35,8 @@ public:
     virtual std::optional<StoredPlayer> find_player(const std::string& token_hash) = 0;
     virtual std::vector<OpenTableState> open_tables() = 0;  // once, at start
     virtual std::uint64_t last_table_number() = 0;
+    // Every ban (PutBan, RemoveBan), by player id; at start.
+    virtual std::vector<StoredBan> bans() = 0;
 
     // --- many nodes on one database (PostgreSQL with a node id; server/README.md) ---------
     // A table is held by one node at a time, through a lease with an epoch that every
@@ -83,6 +85,11 @@ public:
     // The archive: finished games only.
     virtual ArchivePage list_games(const ArchiveQuery& query) = 0;
     virtual std::optional<ArchivedGame> load_game(const std::string& table, int game) = 0;
+
+    // Ratings (storage/README.md, "Ratings"): a preset's players by rating, best first, a page
+    // at a time; and one player with its rows (nothing: no such player). Any thread.
+    virtual LeaderboardPage leaderboard(const LeaderboardQuery& query) = 0;
+    virtual std::optional<PlayerRatings> player_ratings(const std::string& player) = 0;
 
     // Figures for benchmarks and metrics.
     struct Stats {

@@ -12,8 +12,10 @@
 (b) The server: starts sparts-server on a free port with a fresh SQLite database, plays two short
     games with sparts-bot (a one-hand sparts game and a spades game to 50), then calls every
     endpoint: the list with each parameter, paging with the cursor, a game, a record, a missing
-    game (404), bad parameters (400), past the archive's rate limit (429), a second server with
-    --database none (503), /healthz, /readyz and /metrics. Each answer's status must be one the
+    game (404), bad parameters (400); after a rated game of two people (two sparts-bots), the
+    leaderboard (paged) and the player page, an unknown player (404) and bad input (400); past
+    the archive's rate limit (429), a second server with --database none (503), /healthz,
+    /readyz and /metrics. Each answer's status must be one the
     document gives for that path, its Content-Type one the document gives for that status, its
     documented headers must match their schemas, and its body must validate against the schema
     the document gives (jsonschema, with a registry of protocol/schemas/ for the $refs).
@@ -356,6 +358,48 @@ def play(bot, port, args):
     return time.monotonic() - started
 
 
+def play_people(bot, port, table, preset, options):
+    """A rated game: two sparts-bots, two people, at a table of two seats the first creates (the
+    server's next table, `table`: the second waits for it to be there, as sparts-bot does)."""
+    args = [bot, "--port", str(port), "--timeout-seconds", "15", "--quiet"]
+    second = subprocess.Popen([*args, "--name", "bob", "--table", table, "--start"],
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    first = subprocess.run([*args, "--name", "ann", "--create", preset, "--server-bots", "0",
+                            *[x for o in options for x in ("--option", o)]],
+                           capture_output=True, text=True, timeout=30)
+    out, _ = second.communicate(timeout=30)
+    if second.returncode != 0 or first.returncode != 0:
+        raise SystemExit(f"the rated game's sparts-bots exited {first.returncode} and {second.returncode}: "
+                         f"{first.stdout}{first.stderr}{out}")
+
+
+def ratings(doc, s):
+    """The leaderboard and the player page, after a rated game of spartsel (ann and bob)."""
+    board = call(doc, s, "/api/leaderboard/spartsel", 200,
+                 lambda b: None if [p["rank"] for p in b["players"]] == [1, 2] and b["next_cursor"] is None
+                 else f"expected two players ranked 1 and 2: {b}")
+    if not board or len(board.get("players", [])) != 2:
+        return
+    page = call(doc, s, "/api/leaderboard/spartsel?limit=1", 200,
+                lambda b: None if len(b["players"]) == 1 and b["next_cursor"] else "limit=1 did not page")
+    if page and page.get("next_cursor"):
+        call(doc, s, "/api/leaderboard/spartsel?limit=1&cursor=" + quote(page["next_cursor"], safe=""), 200,
+             lambda b: None if [p["rank"] for p in b["players"]] == [2] and b["next_cursor"] is None
+             else "the second page is not the second player")
+    call(doc, s, "/api/leaderboard/spades?min_games=1", 200,
+         lambda b: None if b["players"] == [] else "a game with server bots was rated")
+    for bad in ("nonsense", "spartsel?limit=0", "spartsel?cursor=nonsense", "spartsel?bogus=1"):
+        call(doc, s, "/api/leaderboard/" + bad, 400, lambda b: None if b["error"] == "bad_parameter" else b["error"])
+    player = board["players"][0]["player"]
+    call(doc, s, "/api/players/" + player, 200,
+         lambda b: None if b["player"] == player and [r["preset"] for r in b["ratings"]] == ["spartsel"]
+         and b["ratings"][0]["games"] == 1 else f"not the player's spartsel rating: {b}")
+    call(doc, s, "/api/players/p0000000000000000", 404,
+         lambda b: None if b["error"] == "no_such_player" else b["error"])
+    call(doc, s, "/api/players/bad%21id", 400, lambda b: None if b["error"] == "bad_parameter" else b["error"])
+    return player
+
+
 def exercise(doc, server_exe, bot_exe):
     tmp = tempfile.mkdtemp(prefix="check_openapi.")
     servers = []
@@ -406,6 +450,9 @@ def exercise(doc, server_exe, bot_exe):
         call(doc, s, f"/api/games/{table}/0", 404)
         for bad in ("limit=0", "limit=501", "limit=x", "from=-1", "to=9007199254740993", "cursor=nonsense", "bogus=1", "player=%zz"):
             call(doc, s, "/api/games?" + bad, 400, lambda b: None if b["error"] == "bad_parameter" else b["error"])
+        play_people(bot_exe, s.port, "t" + str(1 + max(int(g["table"][1:]) for g in games)), "spartsel",
+                    ["seats=2", "hands=1"])
+        player = ratings(doc, s) or "p0000000000000000"
         call(doc, s, "/healthz", 200)
         call(doc, s, "/readyz", 200)
         call(doc, s, "/metrics", 200, lambda b: None if "sparts_connections" in b else "no sparts_connections metric")
@@ -417,6 +464,8 @@ def exercise(doc, server_exe, bot_exe):
         call(doc, s, "/api/games", 429, lambda b: None if b["error"] == "rate_limited" else b["error"])
         call(doc, s, f"/api/games/{table}/1", 429)
         call(doc, s, f"/api/games/{table}/1/record", 429)
+        call(doc, s, "/api/leaderboard/spartsel", 429)
+        call(doc, s, "/api/players/" + player, 429)
         s.stop()
 
         none = Server(server_exe, "none", os.path.join(tmp, "server-none.log"))
@@ -424,6 +473,8 @@ def exercise(doc, server_exe, bot_exe):
         call(doc, none, "/api/games", 503, lambda b: None if b["error"] == "no_archive" else b["error"])
         call(doc, none, f"/api/games/{table}/1", 503)
         call(doc, none, f"/api/games/{table}/1/record", 503)
+        call(doc, none, "/api/leaderboard/spades", 503)
+        call(doc, none, "/api/players/" + player, 503)
         call(doc, none, "/readyz", 200)
     finally:
         for s in servers:

@@ -241,3 +241,26 @@ TEST_CASE("broken JSON text is an error, never an exception") {
     CHECK(deep.error().message() == "invalid JSON: nested deeper than 64 levels");
     CHECK(parse_json_text("[[[[\"]]]]]]]]]]\"]]]]"));  // brackets inside strings do not count
 }
+
+TEST_CASE("a record's deal proof is read, written back, and refused when malformed") {
+    json j = small_record();
+    j["deal"] = {{"salt", "00112233445566778899aabbccddeeff"},
+                 {"commitment", "7b7de8949fc22965028a5971d44162bad5fc62dad183bba540fc26daefb1900c"}};
+    const GameRecord r = read_back(j.dump());
+    REQUIRE(r.deal);
+    CHECK(r.deal->salt == "00112233445566778899aabbccddeeff");
+    CHECK(r.deal->commitment == "7b7de8949fc22965028a5971d44162bad5fc62dad183bba540fc26daefb1900c");
+    CHECK(read_back(record_text(r)).deal == r.deal);
+    CHECK_FALSE(read_back(small_record().dump()).deal);
+
+    j["deal"]["salt"] = "00112233445566778899AABBCCDDEEFF";
+    CHECK(parse_error_of(j) == "field 'deal.salt': expected 32 lowercase hex digits, got \"00112233445566778899AABBCCDDEEFF\"");
+    j["deal"]["salt"] = "00112233445566778899aabbccddeeff";
+    j["deal"].erase("commitment");
+    CHECK(parse_error_of(j) == "field 'deal.commitment': missing; expected 64 lowercase hex digits (a SHA-256)");
+    j["deal"]["commitment"] = "7b7de8949fc22965028a5971d44162bad5fc62dad183bba540fc26daefb1900c";
+    j["deal"]["seed"] = "1";
+    CHECK(parse_error_of(j).starts_with("field 'deal.seed': unknown field in a deal proof"));
+    j["deal"] = "yes";
+    CHECK(parse_error_of(j).starts_with("field 'deal': expected an object with salt and commitment"));
+}

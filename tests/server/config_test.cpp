@@ -79,3 +79,29 @@ TEST_CASE("a settings file is read under the environment and the flags") {
     REQUIRE_FALSE(missing);
     CHECK(missing.error().find("cannot read") != std::string::npos);
 }
+
+TEST_CASE("logins: an algorithm needs its key, and guests off needs logins") {
+    const auto c = read_config({"--login-algorithm", "RS256", "--login-public-key", "/etc/host.pem", "--login-issuer",
+                                "https://cards.example", "--guests", "off"},
+                               {});
+    REQUIRE(c);
+    CHECK(c->login_algorithm == "RS256");
+    CHECK(c->login_public_key == "/etc/host.pem");
+    CHECK(c->login_issuer == "https://cards.example");
+    CHECK_FALSE(c->guests);
+    CHECK(read_config({}, {})->login_algorithm == "off");
+    CHECK(read_config({}, {})->guests);
+
+    const auto no_secret = read_config({"--login-algorithm", "HS256"}, {});
+    REQUIRE_FALSE(no_secret);
+    CHECK(no_secret.error().find("--login-secret-file") != std::string::npos);
+    const auto no_key = read_config({}, {"SPARTS_LOGIN_ALGORITHM=ES256"});
+    REQUIRE_FALSE(no_key);
+    CHECK(no_key.error().find("--login-public-key") != std::string::npos);
+    const auto nobody = read_config({"--guests", "off"}, {});
+    REQUIRE_FALSE(nobody);
+    CHECK(nobody.error().find("nobody could play") != std::string::npos);
+    const auto bad = read_config({"--login-algorithm", "HS512"}, {});
+    REQUIRE_FALSE(bad);
+    CHECK(bad.error().find("expected off, HS256, RS256 or ES256") != std::string::npos);
+}

@@ -49,7 +49,8 @@ Played open_table(EventLoop& loop, const std::vector<TestClient*>& players, cons
 void play_games(EventLoop& loop, Played& p, int games) {
     run_until(
         loop, p.all(),
-        [&] { return std::all_of(p.bots.begin(), p.bots.end(), [&](const auto& b) { return b->games_over >= games; }); },
+        // Until the deal's reveal, which follows game_over: the same clients play at the next table.
+        [&] { return std::all_of(p.bots.begin(), p.bots.end(), [&](const auto& b) { return b->deals_revealed >= games; }); },
         "game over " + std::to_string(games) + " at " + p.table);
     for (const auto& b : p.bots)
         for (const auto& problem : b->problems) FAIL_CHECK(problem);
@@ -273,11 +274,12 @@ TEST_CASE("e2e: the archive lists finished games by player, preset and date in p
         }
     CHECK(compared > 4 * 52);
     CHECK(stored.begin()->first <= first);  // nothing the clients saw is missing at the start
-    CHECK(stored.rbegin()->first == last);  // the archive ends at the game_over the clients saw
-    // The scores: the game_over every client saw.
+    CHECK(stored.rbegin()->first == last);  // the archive ends at the deal's reveal the clients saw
+    CHECK(stored.rbegin()->second.at("type") == "deal_revealed");
+    // The scores: the game_over every client saw, just before.
     const json over = t2.bots[0]->game_over->at("event");
     for (const auto& b : t2.bots) CHECK(b->game_over->at("event") == over);
-    CHECK(stored.rbegin()->second == over);
+    CHECK(std::prev(stored.end(), 2)->second == over);
     CHECK(game.at("result").at("game_over") == over);
 
     // --- the game records, through the command line ---------------------------------------------------

@@ -16,6 +16,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <sstream>
+#include <stdexcept>
 
 namespace sparts::e2e {
 
@@ -24,7 +25,7 @@ namespace {
 // Under CTest (SPARTS_FRAMES_DIR set), every answer the end-to-end tests get is logged to
 // <dir>/http/<pid>.jsonl, one JSON line each; server/e2e_http_matches_openapi checks them all
 // against protocol/openapi.yaml once the tests have run.
-void log_answer(const std::string& target, const HttpReply& reply) {
+void log_answer(const std::string& method, const std::string& target, const HttpReply& reply) {
     const char* dir = std::getenv("SPARTS_FRAMES_DIR");
     if (!dir || !*dir) return;
     static std::mutex mutex;
@@ -35,7 +36,8 @@ void log_answer(const std::string& target, const HttpReply& reply) {
     nlohmann::json headers = nlohmann::json::object();
     for (const auto& [name, value] : reply.headers) headers[name] = value;
     // Bodies are text (JSON, plain text, a record); bytes that are not UTF-8 are replaced.
-    out << nlohmann::json{{"target", target}, {"status", reply.status}, {"headers", headers}, {"body", reply.body}}
+    out << nlohmann::json{{"method", method}, {"target", target}, {"status", reply.status}, {"headers", headers},
+                          {"body", reply.body}}
                .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)
         << "\n";
 }
@@ -68,10 +70,20 @@ HttpConnection::~HttpConnection() {
 }
 
 HttpReply HttpConnection::get(const std::string& target, const Headers& headers) {
-    http::request<http::empty_body> req{http::verb::get, target, 11};
+    return request("GET", target, {}, headers);
+}
+
+HttpReply HttpConnection::request(const std::string& method, const std::string& target, const std::string& body,
+                                  const Headers& headers) {
+    const http::verb verb = http::string_to_verb(method);
+    if (verb == http::verb::unknown) throw std::invalid_argument("http_client: unknown method " + method);
+    http::request<http::string_body> req{verb, target, 11};
     req.set(http::field::host, "127.0.0.1");
+    if (!body.empty()) req.set(http::field::content_type, "application/json");
     for (const auto& [name, value] : headers) req.set(name, value);
     req.keep_alive(true);
+    req.body() = body;
+    if (!body.empty() || verb == http::verb::post) req.prepare_payload();
     // Synchronous, with a deadline so that a server that never answers fails the test instead of hanging it.
     impl_->stream.expires_after(std::chrono::seconds(30));
     http::write(impl_->stream, req);
@@ -87,13 +99,19 @@ HttpReply HttpConnection::get(const std::string& target, const Headers& headers)
         for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
         reply.headers[name] = std::string(field.value());
     }
-    log_answer(target, reply);
+    log_answer(method, target, reply);
     return reply;
 }
 
 HttpReply http_get(std::uint16_t port, const std::string& target, const Headers& headers, const std::string& source) {
     HttpConnection connection(port, source);
     return connection.get(target, headers);
+}
+
+HttpReply http_request(std::uint16_t port, const std::string& method, const std::string& target, const std::string& body,
+                       const Headers& headers, const std::string& source) {
+    HttpConnection connection(port, source);
+    return connection.request(method, target, body, headers);
 }
 
 std::string raw_http(std::uint16_t port, const std::string& bytes, std::chrono::milliseconds timeout) {

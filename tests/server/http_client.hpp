@@ -1,5 +1,6 @@
-// HTTP/1.1 GET against the server under test, for the end-to-end tests of
-// its HTTP side (/healthz, /readyz, /metrics, /api/...).
+// HTTP/1.1 against the server under test, for the end-to-end tests of its
+// HTTP side (/healthz, /readyz, /metrics, /api/..., and the admin API's
+// POST and DELETE under /admin/).
 #pragma once
 #include <chrono>
 #include <cstdint>
@@ -29,6 +30,10 @@ using Headers = std::vector<std::pair<std::string, std::string>>;
 // this machine), for tests of per-address limits; empty: the system's choice.
 HttpReply http_get(std::uint16_t port, const std::string& target, const Headers& headers = {},
                    const std::string& source = {});
+// One request of any method ("POST", "DELETE"...) with `body` (sent as application/json
+// when not empty, unless `headers` say otherwise), on a connection of its own.
+HttpReply http_request(std::uint16_t port, const std::string& method, const std::string& target,
+                       const std::string& body = {}, const Headers& headers = {}, const std::string& source = {});
 
 // A keep-alive connection: several GETs on one TCP connection (throws if it
 // cannot connect, or a request gets no answer within 30 s).
@@ -39,6 +44,8 @@ public:
     HttpConnection(const HttpConnection&) = delete;
     HttpConnection& operator=(const HttpConnection&) = delete;
     HttpReply get(const std::string& target, const Headers& headers = {});
+    HttpReply request(const std::string& method, const std::string& target, const std::string& body = {},
+                      const Headers& headers = {});
 
 private:
     struct Impl;

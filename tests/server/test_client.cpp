@@ -329,6 +329,8 @@ void Bot::handle(const json& f) {
             game_over = f;
             ++games_over;
             turn.reset();
+        } else if (kind == "deal_revealed") {
+            ++deals_revealed;
         }
     } else if (type == "snapshot") {
         const auto seq = f.at("seq").get<std::uint64_t>();
@@ -366,6 +368,9 @@ void Bot::handle(const json& f) {
         } else if (type == "error") {
             problem("an error it did not ask for: " + f.dump());
         }
+    } else if (type == "chat" || type == "chat_history") {
+        // Table chat takes no seq and asks for no move; it must be this table's all the same.
+        if (f.value("table", "") != table) problem("chat of another table: " + f.dump());
     } else if (type == "closing") {
         // The server is shutting down; the test says whether that was expected.
     } else {

@@ -163,6 +163,7 @@ public:
     std::optional<json> turn;               // the latest your_turn not answered yet
     std::optional<json> game_over;          // the last game_over event frame
     int games_over = 0;
+    int deals_revealed = 0;                 // deal_revealed events: the last of a game's step but WorldWinner's standings
     std::set<std::string> hand;             // the seat's cards now
     int trick_cards = 0;                    // cards in the trick being played
     int hands_started = 0;

@@ -45,7 +45,7 @@ inline PlayedGame play_game(const std::string& table, int game, std::uint64_t se
     out.ruleset = dump_text(to_json(rules));
     Game g = *Game::create(rules, seed);
     const std::string players = R"([{"player":"p1","name":"Ann"},{"player":"p2","name":"Bo"},{"bot":true,"name":"Bot"},{"bot":true,"name":"Bot"}])";
-    out.writes.push_back(StartGame{table, game, seed, out.ruleset, players, at});
+    out.writes.push_back(StartGame{table, game, seed, out.ruleset, players, at, {}});
     auto table_event = [&](const std::string& type, const std::string& payload) {
         out.writes.push_back(AppendEvent{table, ++seq, game, type, payload, at});
         out.events.push_back({seq, game, type, payload, at});

@@ -32,10 +32,14 @@ void commit(Store& store, Batch batch) {
     CHECK(done);
 }
 
-// A finished game of table `id`, started at `at`, with players p1 and p2.
+constexpr const char* kSalt = "00112233445566778899aabbccddeeff";
+
+// A finished game of table `id`, started at `at`, with players p1 and p2; its deal committed
+// to with kSalt, but for table t1's (a game from before commitments).
 Batch a_finished_game(const std::string& id, int game, Millis at) {
     PlayedGame g = play_game(id, game, 42, 0, at);
     REQUIRE(g.over);
+    if (id != "t1") std::get<StartGame>(g.writes.front()).salt = kSalt;
     // (the archive lists by the time the game finished)
     std::get<FinishGame>(g.writes.back()).at = at + 10;
     return g.writes;
@@ -79,7 +83,7 @@ TEST_CASE_TEMPLATE("open tables come back after a restart with their seats, game
         commit(*store, {PutPlayer{"p1", "hash1", "Ann", 1}});
         commit(*store, a_table("t1", 1));
         commit(*store, a_table("t2", 2));
-        commit(*store, {StartGame{"t1", 1, 99, R"({"preset":"spades","options":{}})", R"([{"player":"p1","name":"Ann"}])", 5},
+        commit(*store, {StartGame{"t1", 1, 99, R"({"preset":"spades","options":{}})", R"([{"player":"p1","name":"Ann"}])", 5, kSalt},
                         AppendEvent{"t1", 1, 1, "game_started", "{}", 5},
                         EngineEvents{"t1", 2, 1, 1, 6, Cause{0, sparts::Action::make_bid(2), {}}},
                         EngineEvents{"t1", 3, 2, 1, 7, Cause{1, sparts::Action::make_bid(0), {}}}});
@@ -104,6 +108,7 @@ TEST_CASE_TEMPLATE("open tables come back after a restart with their seats, game
     CHECK_FALSE(t.seats[2].bot);
     CHECK(t.game == 1);
     CHECK(t.seed == 99);
+    CHECK(t.salt == kSalt);
     CHECK_FALSE(t.game_finished);
     REQUIRE(t.actions.size() == 2);
     CHECK(t.actions[1].action == R"({"bid":0,"type":"bid"})");
@@ -123,7 +128,7 @@ TEST_CASE_TEMPLATE("the archive lists finished games only, filtered and in pages
     }
     // One in progress: never listed nor served.
     commit(*store, a_table("t6", 6));
-    commit(*store, {StartGame{"t6", 1, 7, R"({"preset":"spades","options":{}})", R"([{"player":"p1","name":"Ann"}])", 9000}});
+    commit(*store, {StartGame{"t6", 1, 7, R"({"preset":"spades","options":{}})", R"([{"player":"p1","name":"Ann"}])", 9000, {}}});
 
     auto first = store->list_games(query([&](ArchiveQuery& q) { q.limit = 2; }));
     REQUIRE(first.games.size() == 2);
@@ -147,6 +152,8 @@ TEST_CASE_TEMPLATE("the archive lists finished games only, filtered and in pages
     auto game = store->load_game("t3", 1);
     REQUIRE(game);
     CHECK(game->seed == 42);
+    CHECK(game->salt == kSalt);
+    CHECK(store->load_game("t1", 1)->salt.empty());
     const PlayedGame expected = play_game("t3", 1, 42, 0, 3000);
     check_same_actions(game->actions, expected.actions);
     check_same_events(game->events, expected.events);

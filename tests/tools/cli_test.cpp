@@ -156,6 +156,39 @@ TEST_CASE("sparts verify accepts a record whose replay ends as it says, and refu
     CHECK(unfinished.out.find("records no result") != std::string::npos);
 }
 
+TEST_CASE("sparts verify checks a record's deal proof: its commitment, and the one a player was shown") {
+    const auto run = run_sparts("record --preset spades --seed 18446744073709551615");
+    REQUIRE(run.exit_code == 0);
+    json record = json::parse(run.out);
+    // printf '%s' "00112233445566778899aabbccddeeff:18446744073709551615" | sha256sum
+    const std::string commitment = "7b7de8949fc22965028a5971d44162bad5fc62dad183bba540fc26daefb1900c";
+    record["deal"] = {{"salt", "00112233445566778899aabbccddeeff"}, {"commitment", commitment}};
+    const auto good = run_sparts("verify -", record.dump());
+    CHECK(good.exit_code == 0);
+    CHECK(good.out.find(", deals committed to\n") != std::string::npos);
+    const auto shown = run_sparts("verify - --commitment " + commitment, record.dump());
+    CHECK(shown.exit_code == 0);
+    CHECK(shown.out.find("deals committed to as shown") != std::string::npos);
+
+    const auto other = run_sparts("verify - --commitment " + std::string(64, 'a'), record.dump());
+    CHECK(other.exit_code == 2);
+    CHECK(other.out.find("not the one given with --commitment") != std::string::npos);
+    const auto bad_flag = run_sparts("verify - --commitment xyz", record.dump());
+    CHECK(bad_flag.exit_code == 1);
+
+    // Another seed than the one committed to: the proof fails, however well the game replays.
+    json reseeded = json::parse(run_sparts("record --preset spades --seed 7").out);
+    reseeded["deal"] = record["deal"];
+    const auto swapped = run_sparts("verify -", reseeded.dump());
+    CHECK(swapped.exit_code == 2);
+    CHECK(swapped.out.find("the deal proof fails: SHA-256 of its salt and seed is not its commitment") != std::string::npos);
+
+    record.erase("deal");
+    const auto none = run_sparts("verify - --commitment " + commitment, record.dump());
+    CHECK(none.exit_code == 2);
+    CHECK(none.out.find("holds no deal proof") != std::string::npos);
+}
+
 TEST_CASE("sparts play takes commands from standard input and ends cleanly at its end") {
     const auto dir = test::scratch_dir("play");
     const auto record_file = (dir / "played.json").string();

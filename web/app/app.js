@@ -3,12 +3,15 @@
 //   #/                       the lobby
 //   #/table/t1[?invite=CODE] a table (an invite link carries the private code)
 //   #/replay/t1/1            the replay of game 1 of table t1
+//   #/leaderboard/spades     a preset's leaderboard (ratings)
+//   #/player/p0123…          a player's ratings and statistics
 
 import { SpartsClient, errorWords } from "../lib/index.js";
 import { h, fill } from "./dom.js";
 import { LobbyView } from "./lobby.js";
 import { TableView } from "./table.js";
 import { ReplayView } from "./replay.js";
+import { LeaderboardView, PlayerView } from "./leaderboard.js";
 import { Sound } from "./sound.js";
 
 const NAME_KEY = "sparts.name";
@@ -99,6 +102,10 @@ export class App {
       this.view = new TableView(this, decodeURIComponent(parts[1]), params.get("invite"));
     } else if (parts[0] === "replay" && parts[1] && parts[2]) {
       this.view = new ReplayView(this, decodeURIComponent(parts[1]), Number(parts[2]));
+    } else if (parts[0] === "leaderboard") {
+      this.view = new LeaderboardView(this, decodeURIComponent(parts[1] ?? "spades"));
+    } else if (parts[0] === "player" && parts[1]) {
+      this.view = new PlayerView(this, decodeURIComponent(parts[1]));
     } else {
       this.view = new LobbyView(this);
     }

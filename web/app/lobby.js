@@ -40,7 +40,10 @@ export class LobbyView {
         this.formEl),
       h("section", { class: "card-panel", "aria-labelledby": "finished" },
         h("h2", { id: "finished" }, "Finished games"),
-        this.gamesEl));
+        this.gamesEl),
+      h("section", { class: "card-panel", "aria-labelledby": "leaderboards" },
+        h("h2", { id: "leaderboards" }, "Leaderboards"),
+        h("p", { class: "preset-links" }, PRESETS.map((p) => h("a", { href: `#/leaderboard/${p.name}` }, p.label)))));
     this.renderForm("spades");
     this.offs.push(this.client.on("hello", () => this.refresh()));
     if (this.client.status === "open") this.refresh();

@@ -4,7 +4,7 @@
 
 import {
   cardName, cardShort, isRed, parseCard, describeEvent, errorWords, bidWords, passDirectionWords,
-  SCORE_COMPONENT_WORDS, sideOfSeat, ranksOf, trickWinner,
+  SCORE_COMPONENT_WORDS, sideOfSeat, ranksOf, trickWinner, checkDealCommitment, getPlayer,
 } from "../lib/index.js";
 import { h, patch, focusKey, restoreFocus } from "./dom.js";
 import { optionsInWords, presetLabel } from "./options.js";
@@ -671,8 +671,75 @@ export class TableView {
           h("td", {}, r.seats.map((x) => this.nameOf(x)).join(" & ")),
           h("td", {}, String(r.score)))))),
       s.standings ? this.standingsEl(s.standings) : null,
+      this.ratingsEl(),
+      this.fairDealEl(),
       s.you !== null ? h("button", { type: "button", class: "primary", id: "again", dataset: { focusKey: "again" }, disabled: asked, onclick: () => this.act(() => this.client.again(this.table), "Play again") }, asked ? "Waiting for the others…" : "Play again") : null,
       h("p", {}, h("a", { href: `#/replay/${encodeURIComponent(this.table)}/${s.game}` }, "Watch the replay")));
+  }
+
+  /**
+   * Provably fair deals (PROTOCOL.md §19): the revealed seed and salt checked, in this
+   * browser, against the commitment this page kept from the game's start.
+   */
+  fairDealEl() {
+    const s = this.state;
+    const r = s.dealRevealed;
+    if (!r || r.game !== s.game) return null;
+    const kept = s.dealCommitment;
+    if (this.dealCheck?.game !== r.game || this.dealCheck.kept !== kept) {
+      const check = { game: r.game, kept, ok: null };
+      this.dealCheck = check;
+      if (kept) {
+        checkDealCommitment(kept, r.seed, r.salt).then((ok) => {
+          check.ok = ok;
+          if (this.dealCheck === check) this.render();
+        });
+      }
+    }
+    const ok = this.dealCheck.ok;
+    const text = !kept ? "Fair deal: this page did not see the deal's commitment, so it cannot check it."
+      : ok === null ? "Fair deal: checking…"
+        : ok ? "Fair deal: verified. The seed revealed now matches the commitment shown when the game began, so every deal was fixed before the first card."
+          : "Fair deal: FAILED. The seed revealed does not match the commitment shown when the game began.";
+    return h("p", { class: `fair-deal ${ok === false ? "failed" : ""}`, id: "fair-deal", title: `seed ${r.seed}, salt ${r.salt}, commitment ${r.commitment}` }, text);
+  }
+
+  /**
+   * Each player's rating for the preset after this game, read from /api/players/{id} once the
+   * game is over (its ratings were committed with its end, before game_over was sent). Shown
+   * only when the game was rated: a player's last rated game is this one.
+   */
+  ratingsEl() {
+    const s = this.state;
+    if (!s.gameOver || !s.info) return null;
+    const game = s.game;
+    const key = `${this.table}/${game}`;
+    if (this.ratings?.key !== key) {
+      const kept = { key, rows: [] };
+      this.ratings = kept;
+      const preset = s.info.ruleset?.preset;
+      const people = (s.info.seats ?? []).map((holder, seat) => ({ seat, holder })).filter((x) => x.holder?.player);
+      Promise.all(people.map(({ seat, holder }) => getPlayer(holder.player)
+        .then((p) => ({ seat, row: p.ratings.find((r) => r.preset === preset) }))
+        .catch(() => null)))
+        .then((found) => {
+          kept.rows = found.filter((x) => x?.row && x.row.last_game.table === this.table && x.row.last_game.game === game);
+          if (this.ratings === kept && kept.rows.length) this.render();
+        });
+    }
+    const rows = this.ratings.rows;
+    if (!rows.length) return null;
+    const signed = (x) => (Math.round(x) > 0 ? `+${Math.round(x)}` : String(Math.round(x)));
+    return h("div", { class: "ratings", id: "game-ratings" },
+      h("h3", {}, "Ratings"),
+      h("table", { class: "score-table" },
+        h("thead", {}, h("tr", {}, ["Player", "Rating", "Change", "Games"].map((x) => h("th", { scope: "col" }, x)))),
+        h("tbody", {}, rows.map(({ seat, row }) => h("tr", { dataset: { seat } },
+          h("th", { scope: "row" }, this.nameOf(seat)),
+          h("td", { class: "rating" }, String(Math.round(row.rating))),
+          h("td", {}, signed(row.last_game.change)),
+          h("td", {}, String(row.games)))))),
+      h("p", {}, h("a", { href: `#/leaderboard/${encodeURIComponent(s.info.ruleset?.preset ?? "spades")}` }, "Leaderboard")));
   }
 
   /** WorldWinner's tournament standings, each part explained (docs/RULES.md). */

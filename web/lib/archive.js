@@ -1,4 +1,5 @@
-// The archive of finished games over HTTP (GET /api/games...).
+// The archive of finished games over HTTP (GET /api/games...), and the players' ratings
+// (GET /api/leaderboard/{preset}, GET /api/players/{id}).
 
 import { SpartsError } from "./client.js";
 
@@ -29,4 +30,22 @@ export function listGames(query = {}, options = {}) {
 /** One finished game: seats, ruleset, every hand with its deal, every event, the result. */
 export function getGame(table, game, options = {}) {
   return getJson(options.base ?? "", `/api/games/${encodeURIComponent(table)}/${game}`, options.fetch ?? globalThis.fetch);
+}
+
+/**
+ * A preset's rated players, the best rating first: `{preset, min_games, players: [...], next_cursor}`.
+ * @param {string} preset
+ * @param {{limit?: number, cursor?: string, min_games?: number}} [query]
+ * @param {{base?: string, fetch?: typeof fetch}} [options]
+ */
+export function getLeaderboard(preset, query = {}, options = {}) {
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== null && v !== "") params.set(k, String(v));
+  const qs = params.toString();
+  return getJson(options.base ?? "", `/api/leaderboard/${encodeURIComponent(preset)}${qs ? `?${qs}` : ""}`, options.fetch ?? globalThis.fetch);
+}
+
+/** A player with its rating and statistics per preset: `{player, name, ratings: [...]}` (an unknown one: SpartsError no_such_player). */
+export function getPlayer(player, options = {}) {
+  return getJson(options.base ?? "", `/api/players/${encodeURIComponent(player)}`, options.fetch ?? globalThis.fetch);
 }

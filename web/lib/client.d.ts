@@ -31,6 +31,11 @@ export interface ClientOptions {
   name?: string;
   /** a token from an earlier hello; default: the one in storage */
   token?: string;
+  /**
+   * A host's login (PROTOCOL.md §20): the JWT its site signed, or a function giving one, called at
+   * every hello (a reconnection then gets a fresh one). Sent instead of the token.
+   */
+  login?: string | (() => string | Promise<string>);
   /** where the token is kept (default localStorage; null: nowhere) */
   storage?: TokenStorage | null;
   storageKey?: string;

@@ -55,6 +55,9 @@ export class SpartsClient {
     this.storage = options.storage === undefined ? defaultStorage() : options.storage;
     this.storageKey = options.storageKey ?? "sparts.token";
     this.token = options.token ?? this.storage?.getItem(this.storageKey) ?? null;
+    // A host's login (PROTOCOL.md §20): a JWT, or a function giving one (called at every
+    // hello, so that a reconnection after the last one expired gets a fresh one).
+    this.login = options.login ?? null;
     this.backoff = { initialMs: 500, maxMs: 10000, factor: 2, jitter: 0.2, ...(options.backoff ?? {}) };
     this.requestTimeoutMs = options.requestTimeoutMs ?? 20000;
     this.heartbeatMs = options.heartbeatMs ?? 20000;
@@ -259,9 +262,11 @@ export class SpartsClient {
     await opened;
   }
 
-  _helloOn() {
+  async _helloOn() {
     const msg = { type: "hello", protocol: PROTOCOL_VERSION, name: this.name };
-    if (this.token) msg.token = this.token;
+    const login = typeof this.login === "function" ? await this.login() : this.login;
+    if (login) msg.login = login;
+    else if (this.token) msg.token = this.token;
     if (this.batch) msg.batch = true;
     return this.request(msg);
   }

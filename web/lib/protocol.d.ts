@@ -22,7 +22,7 @@ export type Seq = number;
 /** The client's id for a request, echoed in the reply: an integer or a string of up to 64 characters. */
 export type RequestId = number | string;
 
-export type RequestType = "hello" | "list_tables" | "create_table" | "sit" | "leave" | "watch" | "add_bot" | "start" | "again" | "act" | "resume" | "ping" | "replay" | "replay_control";
+export type RequestType = "hello" | "list_tables" | "create_table" | "sit" | "leave" | "watch" | "add_bot" | "start" | "again" | "act" | "resume" | "ping" | "replay" | "replay_control" | "chat" | "mute";
 
 /** A table id as a client may send it. */
 export type TableRef = string;
@@ -32,6 +32,25 @@ export type TableId = string;
 
 /** A player's public id: "p" and 16 hex digits. */
 export type PlayerId = string;
+
+/** One line of table chat (PROTOCOL.md, "Table chat"): who said it, on which channel, for whom. */
+export type ChatLine = {
+  /** the table's seq when it was said (the last event before it): chat takes no seq of its own */
+  seq: Seq;
+  /** seats: said by a seated player; spectators: said by a spectator */
+  channel: "seats" | "spectators";
+  /** the speaker's seat; null for a spectator */
+  seat: SeatOrNull;
+  player: PlayerId;
+  name: Name;
+  /** plain text as said (cut of white space at either end): show it as text, never as markup */
+  text: string;
+  /** everyone at the table; or spectators only: a spectator's line said while a game ran, which no one playing it sees */
+  to: "everyone" | "spectators";
+};
+
+/** Whose chat a mute is about: a seat (whoever holds it), or "spectators": the spectators' channel as a whole. */
+export type ChatTarget = Seat | "spectators";
 
 /** A display name: 1 to 32 printable characters, no leading or trailing space. */
 export type Name = string;
@@ -260,7 +279,23 @@ export type View = {
   legal?: Legal;
 };
 
-export type ErrorCode = "bad_json" | "bad_message" | "unknown_type" | "bad_ruleset" | "binary_frame" | "rate_limited" | "hello_first" | "already_hello" | "unsupported_protocol" | "unknown_token" | "shutting_down" | "too_many_tables" | "too_many_tables_from_address" | "server_full" | "too_many_new_players" | "seat_change_mid_game" | "internal" | "no_such_table" | "table_moved" | "table_unavailable" | "wrong_invite" | "bad_seat" | "seat_taken" | "table_full" | "not_at_table" | "already_seated" | "too_many_spectators" | "not_seated" | "already_started" | "seats_not_full" | "game_not_over" | "spectator_cannot_act" | "no_game" | "no_archive" | "no_such_game" | "broken_record" | "no_replay" | "bad_position" | "invalid_seat" | "not_your_turn" | "wrong_phase" | "game_over" | "invalid_card" | "card_not_in_hand" | "must_follow_suit" | "must_lead_card" | "hearts_not_broken" | "spades_not_broken" | "no_points_on_first_trick" | "mercy_first_trick" | "bid_out_of_range" | "dealer_cannot_make_total" | "pass_wrong_count" | "already_passed" | "invalid_choice" | "no_game_clock";
+export type ErrorCode = "bad_json" | "bad_message" | "unknown_type" | "bad_ruleset" | "binary_frame" | "rate_limited" | "hello_first" | "already_hello" | "unsupported_protocol" | "unknown_token" | "guests_off" | "shutting_down" | "too_many_tables" | "too_many_tables_from_address" | "server_full" | "too_many_new_players" | "seat_change_mid_game" | "internal" | "no_such_table" | "table_moved" | "table_unavailable" | "wrong_invite" | "bad_seat" | "seat_taken" | "table_full" | "not_at_table" | "chat_bad_text" | "chat_empty" | "chat_too_long" | "chat_rate_limited" | "already_seated" | "too_many_spectators" | "not_seated" | "already_started" | "seats_not_full" | "game_not_over" | "spectator_cannot_act" | "no_game" | "no_archive" | "no_such_game" | "broken_record" | "no_replay" | "bad_position" | "invalid_seat" | "not_your_turn" | "wrong_phase" | "game_over" | "invalid_card" | "card_not_in_hand" | "must_follow_suit" | "must_lead_card" | "hearts_not_broken" | "spades_not_broken" | "no_points_on_first_trick" | "mercy_first_trick" | "bid_out_of_range" | "dealer_cannot_make_total" | "pass_wrong_count" | "already_passed" | "invalid_choice" | "no_game_clock" | "logins_off" | "login_malformed" | "login_bad_signature" | "login_expired" | "login_not_yet_valid" | "login_wrong_issuer" | "login_wrong_audience" | "login_bad_subject";
+
+/** provably fair deals: lowercase hex of SHA-256(salt + ":" + seed in decimal), published when the game starts (PROTOCOL.md, "Provably fair deals") */
+export type DealCommitment = string;
+
+/** the 128 random bits salting a deal commitment, as 32 lowercase hex digits; secret until the game is over */
+export type DealSalt = string;
+
+/** a game's 64-bit seed as a decimal string (JSON numbers lose 64-bit integers in many readers) */
+export type Seed = string;
+
+/** a finished game's seed and salt, and the commitment they open */
+export type DealReveal = {
+  seed: Seed;
+  salt: DealSalt;
+  commitment: DealCommitment;
+};
 
 // ---- client/act.schema.json
 /** act: play, bid, pass or choose */
@@ -291,6 +326,16 @@ export type AgainRequest = {
   table: TableRef;
 };
 
+// ---- client/chat.schema.json
+/** chat: say something at a table (seats to everyone; spectators to spectators while a game runs) */
+export type ChatRequest = {
+  type: "chat";
+  id?: RequestId;
+  table: TableRef;
+  /** plain text, one line: at most 300 Unicode code points once the white space at either end is cut, at least one that shows; no control characters (line breaks and tabs included), no bidirectional controls, no line or paragraph separators. Markup is not read: it is shown as typed */
+  text: string;
+};
+
 // ---- client/create_table.schema.json
 /** create_table: open a new table */
 export type CreateTableRequest = {
@@ -313,6 +358,8 @@ export type HelloRequest = {
   name: Name;
   /** the token from an earlier hello's reply, to be the same player again */
   token?: string;
+  /** a login from the host's site: a JWT it signed, carrying your account (sub) and name; instead of a token (PROTOCOL.md, "Logins") */
+  login?: string;
   /** true: several server messages may come in one WebSocket frame, one JSON object a line */
   batch?: boolean;
 };
@@ -335,6 +382,18 @@ export type ListTablesRequest = {
   seats?: number;
   /** true (default): only tables with a free seat and no game running; false: all */
   open?: boolean;
+};
+
+// ---- client/mute.schema.json
+/** mute: stop (or start again) hearing a seat's chat, or the spectators' */
+export type MuteRequest = {
+  type: "mute";
+  id?: RequestId;
+  table: TableRef;
+  /** a seat (whoever holds it; not your own), or "spectators": the spectators' channel as a whole */
+  seat: ChatTarget;
+  /** true: their chat no longer reaches you; false: it does again */
+  muted: boolean;
 };
 
 // ---- client/ping.schema.json
@@ -412,6 +471,25 @@ export type WatchRequest = {
   invite?: string;
 };
 
+// ---- server/chat.schema.json
+/** chat: a line said at a table you follow (not a numbered event: it takes no seq) */
+export type ChatMessage = {
+  type: "chat";
+  table: TableId;
+  line: ChatLine;
+};
+
+// ---- server/chat_history.schema.json
+/** chat_history: the table's recent chat that reaches you, and your mutes (after sit, watch and resume); it replaces the chat you had */
+export type ChatHistoryMessage = {
+  type: "chat_history";
+  table: TableId;
+  /** oldest first: of the last lines the server keeps (50 by default), those that reach you */
+  lines: ChatLine[];
+  /** the seats (and "spectators") whose chat you have muted at this table */
+  muted: ChatTarget[];
+};
+
 // ---- server/closing.schema.json
 /** closing: the server is shutting down (the connection closes next, code 1001), or a table this connection follows moved to another node of a cluster (closes next, code 4005) */
 export type ClosingMessage = {
@@ -444,7 +522,7 @@ export type EventMessage = {
   table: TableId;
   /** grows by one with each event of the table, for every audience */
   seq: number;
-  event: HandStartedEvent | CardsDealtEvent | ChoiceStartedEvent | HandKindChosenEvent | PassingStartedEvent | CardsPassedEvent | CardsReceivedEvent | BiddingStartedEvent | BidMadeEvent | BidsRevealedEvent | PlayStartedEvent | CardPlayedEvent | HeartsBrokenEvent | SpadesBrokenEvent | TrickWonEvent | CenterTakenEvent | HandScoredEvent | BagPenaltyEvent | GameOverEvent | SeatTakenEvent | SeatLeftEvent | GameStartedEvent | TurnTimedOutEvent | SeatAbsentEvent | SeatReturnedEvent | AgainRequestedEvent | StandingsEvent | TableClosedEvent;
+  event: HandStartedEvent | CardsDealtEvent | ChoiceStartedEvent | HandKindChosenEvent | PassingStartedEvent | CardsPassedEvent | CardsReceivedEvent | BiddingStartedEvent | BidMadeEvent | BidsRevealedEvent | PlayStartedEvent | CardPlayedEvent | HeartsBrokenEvent | SpadesBrokenEvent | TrickWonEvent | CenterTakenEvent | HandScoredEvent | BagPenaltyEvent | GameOverEvent | SeatTakenEvent | SeatLeftEvent | GameStartedEvent | TurnTimedOutEvent | SeatAbsentEvent | SeatReturnedEvent | AgainRequestedEvent | DealRevealedEvent | StandingsEvent | TableClosedEvent;
 };
 
 // ---- server/events/again_requested.schema.json
@@ -557,6 +635,17 @@ export type ChoiceStartedEvent = {
   chooser: Seat;
 };
 
+// ---- server/events/deal_revealed.schema.json
+/** provably fair deals: the game is over, its seed and salt are revealed (right after game_over, in the same step) */
+export type DealRevealedEvent = {
+  type: "deal_revealed";
+  /** the game whose deal this was */
+  game: number;
+  seed: Seed;
+  salt: DealSalt;
+  commitment: DealCommitment;
+};
+
 // ---- server/events/game_over.schema.json
 /** the game has ended */
 export type GameOverEvent = {
@@ -578,6 +667,8 @@ export type GameStartedEvent = {
   ruleset: Ruleset;
   /** only with a game clock: its length in milliseconds; it starts with this event */
   clock_ms?: number;
+  /** the commitment to this game's deals; absent only from games a server older than commitments started */
+  deal_commitment?: DealCommitment;
 };
 
 // ---- server/events/hand_kind_chosen.schema.json
@@ -750,6 +841,15 @@ export type OkAgain = {
   table: TableId;
 };
 
+// ---- server/ok.chat.schema.json
+/** ok to chat (sent after your own chat line) */
+export type OkChat = {
+  type: "ok";
+  re: "chat";
+  id?: RequestId;
+  table: TableId;
+};
+
 // ---- server/ok.create_table.schema.json
 /** ok to create_table */
 export type OkCreateTable = {
@@ -775,6 +875,8 @@ export type OkHello = {
   name: Name;
   /** only to a new player (a hello without token): keep it to come back as the same player */
   token?: Token;
+  /** only to a player who logged in: the host's account id (the login's sub); the player id follows from it, the same on every device */
+  account?: string;
   /** the seats this player holds (for a returning player) */
   seats: {
     table: TableId;
@@ -800,6 +902,18 @@ export type OkListTables = {
   re: "list_tables";
   id?: RequestId;
   tables: TableInfo[];
+};
+
+// ---- server/ok.mute.schema.json
+/** ok to mute */
+export type OkMute = {
+  type: "ok";
+  re: "mute";
+  id?: RequestId;
+  table: TableId;
+  /** the seat, or "spectators", as asked */
+  seat: ChatTarget;
+  muted: boolean;
 };
 
 // ---- server/ok.ping.schema.json
@@ -936,6 +1050,10 @@ export type SnapshotMessage = {
   turn_ms_left?: number;
   /** present while a game clock runs: milliseconds left */
   clock_ms_left?: number;
+  /** the current game's deal commitment (as its game_started said) */
+  deal_commitment?: DealCommitment;
+  /** once the current game is over: its seed and salt (as its deal_revealed said) */
+  deal?: DealReveal;
 };
 
 // ---- server/your_turn.schema.json
@@ -958,10 +1076,12 @@ export type ClientMessage =
   | ActRequest
   | AddBotRequest
   | AgainRequest
+  | ChatRequest
   | CreateTableRequest
   | HelloRequest
   | LeaveRequest
   | ListTablesRequest
+  | MuteRequest
   | PingRequest
   | ReplayRequest
   | ReplayControlRequest
@@ -975,10 +1095,12 @@ export type OkMessage =
   | OkAct
   | OkAddBot
   | OkAgain
+  | OkChat
   | OkCreateTable
   | OkHello
   | OkLeave
   | OkListTables
+  | OkMute
   | OkPing
   | OkReplay
   | OkReplayControl
@@ -1000,6 +1122,7 @@ export type GameEvent =
   | CardsReceivedEvent
   | CenterTakenEvent
   | ChoiceStartedEvent
+  | DealRevealedEvent
   | GameOverEvent
   | GameStartedEvent
   | HandKindChosenEvent
@@ -1021,6 +1144,8 @@ export type GameEvent =
 /** Any message the server sends. */
 export type ServerMessage =
   | OkMessage
+  | ChatMessage
+  | ChatHistoryMessage
   | ClosingMessage
   | ErrorMessage
   | EventMessage

@@ -30,6 +30,10 @@ export interface TableState {
   bagPenalties: BagPenaltyEvent[];
   gameOver: Pick<GameOverEvent, "scores" | "ranks"> & Partial<GameOverEvent> | null;
   standings: StandingsEvent["sides"] | null;
+  /** the current game's deal commitment as first shown (game_started, or a snapshot): keep it to check the reveal */
+  dealCommitment: string | null;
+  /** once the game is over: its seed and salt (deal_revealed); check them with checkDealCommitment */
+  dealRevealed: { game: number; seed: string; salt: string; commitment: string } | null;
   again: number[];
   absent: number[];
   closed: string | null;

@@ -73,6 +73,8 @@ export class TableModel {
       bagPenalties: [],
       gameOver: null, // the game_over event, while the game is over
       standings: null,
+      dealCommitment: null, // the current game's, as first shown (game_started or a snapshot)
+      dealRevealed: null, // {game, seed, salt, commitment} once the game is over (deal_revealed)
       again: [], // seats that asked for another game
       absent: [], // seats marked absent
       closed: null, // table_closed reason
@@ -91,6 +93,9 @@ export class TableModel {
     s.synced = true;
     s.you = snap.you;
     s.info = clone(snap.info);
+    // A commitment already kept for this game stays: it is the one to check the reveal against.
+    if (snap.game !== s.game || !s.dealCommitment) s.dealCommitment = snap.deal_commitment ?? null;
+    s.dealRevealed = snap.deal ? { game: snap.game, ...snap.deal } : null;
     s.game = snap.game;
     s.view = clone(snap.view);
     s.closed = null;
@@ -213,6 +218,8 @@ export class TableModel {
     }
     s.gameOver = null;
     s.standings = null;
+    s.dealCommitment = e.deal_commitment ?? null;
+    s.dealRevealed = null;
     s.handScored = null;
     s.bagPenalties = [];
     s.again = [];
@@ -237,6 +244,10 @@ export class TableModel {
 
   on_again_requested(e) {
     if (!this.state.again.includes(e.seat)) this.state.again.push(e.seat);
+  }
+
+  on_deal_revealed(e) {
+    this.state.dealRevealed = { game: e.game, seed: e.seed, salt: e.salt, commitment: e.commitment };
   }
 
   on_standings(e) {

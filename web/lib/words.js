@@ -109,6 +109,8 @@ export function describeEvent(e, nameOf = (s) => `Seat ${s + 1}`) {
       return `${nameOf(e.seat)} is back.`;
     case "again_requested":
       return `${nameOf(e.seat)} wants to play again.`;
+    case "deal_revealed":
+      return `Game ${e.game}'s deal is revealed: seed ${e.seed}, salt ${e.salt}.`;
     case "standings":
       return `Standings: ${e.sides.map((x) => `${x.seats.map(nameOf).join(" & ")} ${x.total}`).join(", ")}.`;
     case "table_closed":

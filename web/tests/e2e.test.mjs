@@ -235,6 +235,8 @@ test("a person plays a whole hand against three bots; reload and a lost connecti
   await page.locator(".game-over").waitFor();
   await page.screenshot({ path: join(artifacts, "scored-hand.png"), fullPage: true });
   assert.match(await page.locator(".game-over").innerText(), /1st/);
+  // The deal, checked in the browser against the commitment shown at the start (kept across the reload).
+  await page.locator("#fair-deal", { hasText: /^Fair deal: verified/ }).waitFor();
   assert.ok(await page.getByRole("button", { name: "Play again" }).isEnabled());
   assert.ok((await page.locator(".log li").count()) > 10, "the log tells the hand in words");
   assert.ok(await page.locator(".log li", { hasText: /^Ada \(you\) plays the (two|three|four|five|six|seven|eight|nine|ten|jack|queen|king|ace) of / }).count() >= 1);

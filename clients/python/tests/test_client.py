@@ -5,7 +5,7 @@ import urllib.request
 
 import pytest
 
-from sparts_client import Bot, SpartsClient, SpartsError, play_table
+from sparts_client import Bot, SpartsClient, SpartsError, check_deal_commitment, deal_commitment, play_table
 
 PRESETS = ["bga-sparts", "sparts", "spartsel", "spades", "worldwinner-spades"]
 
@@ -102,6 +102,22 @@ def test_full_game_of_each_preset(server, preset):
     assert_secret(frames, 0)
     assert assert_no_gap(checker) > 10
     assert client.stats["rate_limited"] == 0 and client.stats["gaps"] == 0
+    # The deal: committed to when the game began, opened by the seed and salt revealed at its end.
+    assert model.deal_revealed is not None and model.deal_revealed["game"] == model.game
+    assert check_deal_commitment(model.deal_commitment, model.deal_revealed["seed"], model.deal_revealed["salt"])
+
+
+def test_deal_commitment_is_sha256_of_salt_and_seed():
+    salt = "00112233445566778899aabbccddeeff"
+    # printf '%s' "00112233445566778899aabbccddeeff:1234567890123" | sha256sum
+    c = "d63aa1ae87f1d4465700ed940d33208716a5579f07fe500a50c7f4cd06e386b4"
+    assert deal_commitment("1234567890123", salt) == c
+    assert check_deal_commitment(c, "1234567890123", salt)
+    assert not check_deal_commitment(c, "1234567890124", salt)
+    assert not check_deal_commitment(c, "01234567890123", salt)
+    assert not check_deal_commitment(c.upper(), "1234567890123", salt)
+    assert not check_deal_commitment(c, "18446744073709551616", salt)
+    assert not check_deal_commitment(c, 1234567890123, salt)
 
 
 def test_four_python_bots_keep_their_cards_secret(server):
@@ -299,4 +315,4 @@ def test_archive_over_http_and_replay_over_websocket(server):
     assert [m["position"] for m in played] == list(range(played[0]["position"], outline["events"]))
     dealt = [m["event"] for m in played if m["event"]["type"] == "trick_won"]
     assert len(dealt) == 13
-    assert played[-1]["event"]["type"] == "game_over"
+    assert [m["event"]["type"] for m in played[-2:]] == ["game_over", "deal_revealed"]

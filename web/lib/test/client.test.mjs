@@ -39,6 +39,32 @@ test("hello says protocol 1, asks for batching, and keeps the new token", async 
   assert.equal(client.status, "open");
 });
 
+test("a login is sent instead of the token, and a login function is asked again at every hello", async () => {
+  const storage = new MemoryStorage();
+  storage.setItem("sparts.token", "b".repeat(32));
+  let asked = 0;
+  const client = makeClient({ storage, login: async () => `jwt-${++asked}` });
+  const p = client.connect();
+  const ws = FakeSocket.last;
+  ws.serverOpen();
+  await tick();
+  const hello = ws.lastSent("hello");
+  assert.equal(hello.login, "jwt-1");
+  assert.equal(hello.token, undefined);
+  ws.serverSend({ type: "ok", re: "hello", id: hello.id, protocol: 1, player: "p0000000000000001", name: "Ada", account: "user-42", seats: [] });
+  await p;
+  assert.equal(client.player, "p0000000000000001");
+  // A dropped connection: the next hello carries a fresh login.
+  ws.serverDrop(1006);
+  await new Promise((r) => setTimeout(r, 30));
+  const ws2 = FakeSocket.last;
+  assert.notEqual(ws2, ws);
+  ws2.serverOpen();
+  await tick();
+  assert.equal(ws2.lastSent("hello").login, "jwt-2");
+  client.close();
+});
+
 test("a stored token is sent in hello; an unknown one is dropped and a new player made", async () => {
   const storage = new MemoryStorage();
   storage.setItem("sparts.token", "b".repeat(32));

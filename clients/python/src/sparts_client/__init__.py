@@ -2,6 +2,8 @@
 from .client import PROTOCOL, SpartsClient, SpartsError, TokenBucket
 from .model import TableModel
 from .bot import Bot, play_table
+from .fair_deal import check_deal_commitment, deal_commitment
 
-__all__ = ["PROTOCOL", "SpartsClient", "SpartsError", "TokenBucket", "TableModel", "Bot", "play_table"]
+__all__ = ["PROTOCOL", "SpartsClient", "SpartsError", "TokenBucket", "TableModel", "Bot", "play_table",
+           "check_deal_commitment", "deal_commitment"]
 __version__ = "0.1.0"

@@ -12,7 +12,8 @@ from .model import TableModel
 log = logging.getLogger("sparts_client")
 
 # Refusals that mean "the your_turn was stale": wait for the next one (PROTOCOL.md §7).
-STALE = {"not_your_turn", "wrong_phase", "already_passed", "game_over", "no_game", "disconnected"}
+STALE = {"not_your_turn", "wrong_phase", "already_passed", "game_over", "no_game", "disconnected",
+         "table_moved"}
 
 
 class Bot:
@@ -65,6 +66,7 @@ async def play_table(client: SpartsClient, table: str, bot: Optional[Bot] = None
                 raise
     finished = 0
     answered = None                      # (game, hand, round) of the last pass sent
+    acted = 0                            # the seq of the ok to the last action applied
     while games is None or finished < games:
         msg = await queue.get()
         t = msg["type"]
@@ -83,18 +85,31 @@ async def play_table(client: SpartsClient, table: str, bot: Optional[Bot] = None
         elif t == "your_turn":
             if not queue.empty() and any(m["type"] == "your_turn" for m in queue._queue):  # type: ignore[attr-defined]
                 continue                 # a newer your_turn is already here: answer that one
+            if msg.get("seq", 0) < acted:
+                # Sent before our last action was applied (it made an event, so a your_turn
+                # sent after it has a seq at least the ok's): stale. One comes when an action
+                # waited across a reconnection and the resume offered the same turn again.
+                continue
             legal = msg["legal"]
             key = (model.game, model.hand_number, model.pass_round)
             if legal["kind"] == "pass" and key == answered:
                 continue                 # passing: answer the latest your_turn only once
             try:
-                await client.act(table, bot.choose(legal, model))
+                ok = await client.act(table, bot.choose(legal, model))
+                acted = max(acted, ok.get("seq", 0))
                 if legal["kind"] == "pass":
                     answered = key
             except SpartsError as e:
                 if e.code not in STALE:
                     raise
                 log.info("act refused (%s): waiting for the next your_turn", e.code)
+    # The deal's reveal follows game_over in the same step: take it too, so that the model
+    # returned can be checked (model.deal_revealed against model.deal_commitment).
+    while model.deal_commitment and not model.deal_revealed and not model.closed:
+        try:
+            msg = await asyncio.wait_for(queue.get(), 5)
+        except asyncio.TimeoutError:
+            break
     return model
 
 

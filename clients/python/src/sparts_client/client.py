@@ -128,7 +128,10 @@ class SpartsClient:
         """Send a request (an ``id`` is added) and wait for its reply.
 
         Waits for the connection when it is down. A ``rate_limited`` reply is retried
-        after a short pause (the frame was not read). Raises :class:`SpartsError`.
+        after a short pause (the frame was not read). A ``table_moved`` reply (many nodes:
+        the table moved to another node while the request was on its way, and it was not
+        applied) is sent again once the client has followed the table there (reconnected
+        to ``/ws?table=ID`` and resumed, PROTOCOL.md §18). Raises :class:`SpartsError`.
         """
         timeout = self.request_timeout if timeout is None else timeout
         for attempt in range(retries + 1):
@@ -136,12 +139,16 @@ class SpartsClient:
                 await asyncio.wait_for(self._connected.wait(), timeout)
             except asyncio.TimeoutError:
                 raise SpartsError("disconnected", "not connected") from None
+            ws = self._ws
             try:
                 return await self._send_request(dict(msg), timeout)
             except SpartsError as e:
-                if e.code != "rate_limited" or attempt == retries:
+                if attempt == retries or e.code not in ("rate_limited", "table_moved"):
                     raise
-                await asyncio.sleep(0.25 * (attempt + 1))
+                if e.code == "table_moved":
+                    await self._follow_move(ws, msg.get("table"), timeout)
+                else:
+                    await asyncio.sleep(0.25 * (attempt + 1))
         raise AssertionError("unreachable")
 
     # convenience wrappers
@@ -205,6 +212,22 @@ class SpartsClient:
             raise SpartsError("timeout", f"no reply to {msg['type']} in {timeout} s") from None
         finally:
             self._pending.pop(rid, None)
+
+    async def _follow_move(self, ws: Any, table: Optional[str], timeout: float) -> None:
+        """After a ``table_moved`` reply on ``ws``: when ``ws`` follows the table, the node
+        closes it next (``closing`` "moved", 4005, as soon as the new holder may take the
+        table) and the client reconnects at once; wait until ``ws`` is replaced (the caller
+        then waits for the new connection's resume). A connection that does not follow the
+        table (a lobby, a first ``sit``) is left open: the request goes again on it after a
+        pause, and the node fetches the table from its new holder."""
+        model = self.tables.get(table) if table else None
+        if ws is None or model is None or model.closed:
+            await asyncio.sleep(0.25)
+            return
+        loop = asyncio.get_running_loop()
+        end = loop.time() + min(timeout, 2.0)
+        while self._ws is ws and loop.time() < end:
+            await asyncio.sleep(0.01)
 
     def _ws_url(self) -> str:
         if not self._moved_table:

@@ -36,6 +36,9 @@ class TableModel:
         self.scores: List[int] = []
         self.legal: Optional[Dict[str, Any]] = None
         self.game_over: Optional[Dict[str, Any]] = None   # the last game_over event
+        # Provably fair deals: the current game's commitment as first shown, and its reveal.
+        self.deal_commitment: Optional[str] = None
+        self.deal_revealed: Optional[Dict[str, Any]] = None
         self.closed = False
 
     # -- snapshot -------------------------------------------------------------------
@@ -43,6 +46,10 @@ class TableModel:
         self.seq = msg["seq"]
         self.you = msg.get("you")
         self.info = msg.get("info")
+        # A commitment already kept for this game stays: it is the one to check the reveal against.
+        if msg.get("game", 0) != self.game or not self.deal_commitment:
+            self.deal_commitment = msg.get("deal_commitment")
+        self.deal_revealed = dict(msg["deal"], game=msg.get("game", 0)) if msg.get("deal") else None
         self.game = msg.get("game", 0)
         if self.info:
             self.ruleset = self.info.get("ruleset")
@@ -90,6 +97,10 @@ class TableModel:
             self.ruleset = ev.get("ruleset")
             self.game_over = None
             self.scores = []
+            self.deal_commitment = ev.get("deal_commitment")
+            self.deal_revealed = None
+        elif t == "deal_revealed":
+            self.deal_revealed = {k: ev[k] for k in ("game", "seed", "salt", "commitment")}
         elif t == "hand_started":
             self.hand_number = ev["hand"]
             self.dealer = ev["dealer"]

@@ -7,9 +7,9 @@
 #include <string>
 #include <string_view>
 
-namespace sparts::server {
+namespace sparts {
 
 std::array<std::uint8_t, 32> sha256(std::string_view data);
 std::string sha256_hex(std::string_view data);
 
-}  // namespace sparts::server
+}  // namespace sparts

@@ -1,10 +1,10 @@
-#include "server/sha256.hpp"
+#include "protocol/sha256.hpp"
 
 #include <openssl/evp.h>
 
 #include <stdexcept>
 
-namespace sparts::server {
+namespace sparts {
 
 std::array<std::uint8_t, 32> sha256(std::string_view data) {
     std::array<std::uint8_t, 32> out{};
@@ -27,4 +27,4 @@ std::string sha256_hex(std::string_view data) {
     return s;
 }
 
-}  // namespace sparts::server
+}  // namespace sparts

@@ -1,0 +1,117 @@
+// End-to-end, in Chromium against the real server: ratings. Four people (four browser
+// contexts) play a short all-human game of Spades; each game-over panel shows every
+// player's new rating, as /api/players/{id} has it; the lobby links to the leaderboard,
+// which lists the four by rating and links to each player's page with its statistics.
+// A game with a bot seat shows no rating. Screenshots go to the artifacts.
+
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { startServer, launchBrowser, artifactsDir, newPerson, playThrough, rawGet } from "./support.mjs";
+
+let server;
+let browser;
+const artifacts = artifactsDir();
+
+before(async () => {
+  server = await startServer(["--bot-delay-ms", "10"]);
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+/** Creates a Spades table of one hand from the lobby, with `bots` (none: wait for people), sits, and returns its id. */
+async function createSpades(page, bots) {
+  await page.goto(server.url + "/");
+  await page.locator("#status[data-state=open]").waitFor();
+  await page.selectOption("#preset", "spades");
+  await page.selectOption("#bots", bots);
+  await page.locator("details.more summary").click();
+  await page.locator("#opt-hand_cap").fill("1");
+  await page.getByRole("button", { name: "Create table and sit" }).click();
+  await page.waitForURL(/#\/table\/t\d+/);
+  return page.url().match(/#\/table\/(t\d+)/)[1];
+}
+
+test("four people play an all-human game: the game-over panel shows each one's new rating, the leaderboard lists them", async () => {
+  const names = ["Ada", "Bo", "Cy", "Di"];
+  const people = [];
+  for (const name of names) people.push(await newPerson(browser, name));
+  const table = await createSpades(people[0].page, "none");
+  for (const p of people.slice(1)) {
+    await p.page.goto(server.url + "/");
+    await p.page.locator("#status[data-state=open]").waitFor();
+    const join = p.page.getByRole("button", { name: `Join ${table}` });
+    await join.waitFor({ timeout: 15000 });
+    await join.click();
+    await p.page.waitForURL(new RegExp(`#/table/${table}`));
+  }
+  const start = people[0].page.locator("#start");
+  await start.waitFor();
+  for (let i = 0; i < 100 && (await start.isDisabled()); i++) await new Promise((r) => setTimeout(r, 100));
+  await start.click();
+  await Promise.all(people.map((p) => playThrough(p.page)));
+
+  // Every panel: four ratings, as the server has them.
+  for (const [i, p] of people.entries()) {
+    const panel = p.page.locator("#game-ratings");
+    await panel.waitFor({ timeout: 15000 });
+    const rows = panel.locator("tbody tr");
+    assert.equal(await rows.count(), 4, `${names[i]}'s panel: four ratings`);
+    const text = await panel.innerText();
+    for (const name of names) assert.match(text, new RegExp(name));
+  }
+  await people[0].page.screenshot({ path: join(artifacts, "ratings-game-over.png") });
+  const ids = await Promise.all(people.map(async (p) => {
+    const seat = await p.page.evaluate(() => window.sparts.app.view.state.you);
+    const info = await p.page.evaluate(() => window.sparts.app.view.state.info);
+    return info.seats[seat].player;
+  }));
+  for (const [i, id] of ids.entries()) {
+    const res = await rawGet(server.port, `/api/players/${id}`);
+    assert.equal(res.status, 200);
+    const row = JSON.parse(res.body).ratings.find((r) => r.preset === "spades");
+    assert.ok(row, `${names[i]} is rated`);
+    assert.equal(row.games, 1);
+    const shown = await people[0].page.locator(`#game-ratings tbody tr[data-seat="${i}"] td.rating`).innerText();
+    assert.equal(shown, String(Math.round(row.rating)), `${names[i]}'s rating on Ada's panel`);
+  }
+
+  // The leaderboard, from the lobby: the four by rating; a player's page from it.
+  const { page } = people[0];
+  await page.goto(server.url + "/");
+  await page.getByRole("link", { name: "Spades", exact: true }).first().click();
+  await page.waitForURL(/#\/leaderboard\/spades/);
+  const board = page.locator("#leaderboard tbody tr");
+  await board.first().waitFor();
+  assert.equal(await board.count(), 4);
+  const api = JSON.parse((await rawGet(server.port, "/api/leaderboard/spades")).body);
+  const listed = await page.locator("#leaderboard tbody tr th").allInnerTexts();
+  assert.deepEqual(listed, api.players.map((x) => x.name));
+  assert.deepEqual([...listed].sort(), [...names].sort());
+  await page.screenshot({ path: join(artifacts, "ratings-leaderboard.png") });
+  await page.getByRole("link", { name: listed[0] }).click();
+  await page.waitForURL(/#\/player\//);
+  const section = page.locator("section[data-preset=spades]");
+  await section.waitFor();
+  assert.match(await section.innerText(), /Games\s+1/);
+  assert.match(await section.innerText(), /Hands\s+1/);
+  for (const p of people) assert.deepEqual(p.errors, []);
+  for (const p of people) await p.context.close();
+});
+
+test("a game with a bot seat shows no rating", async () => {
+  const ada = await newPerson(browser, "Ada");
+  const { page } = ada;
+  await createSpades(page, "basic");
+  await page.locator("#start").click();
+  await playThrough(page);
+  await page.locator(".game-over").waitFor();
+  await new Promise((r) => setTimeout(r, 1500));  // time enough for the ratings to be read, were there any
+  assert.equal(await page.locator("#game-ratings").count(), 0);
+  assert.deepEqual(ada.errors, []);
+  await ada.context.close();
+});
