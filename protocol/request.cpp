@@ -15,7 +15,8 @@ namespace {
 
 constexpr const char* kTypes =
     "one of \"hello\", \"list_tables\", \"create_table\", \"sit\", \"leave\", \"watch\", \"add_bot\", "
-    "\"start\", \"again\", \"act\", \"resume\", \"ping\", \"replay\", \"replay_control\", \"chat\", \"mute\"";
+    "\"start\", \"again\", \"act\", \"resume\", \"ping\", \"replay\", \"replay_control\", \"chat\", \"mute\", "
+    "\"quick_play\", \"quick_play_cancel\"";
 constexpr const char* kTableExpected = "a table id like \"t1\"";
 constexpr std::size_t kMaxTableIdLength = 32;
 constexpr std::size_t kMaxInviteLength = 32;
@@ -287,6 +288,19 @@ static Outcome<Chat, RequestError> chat_from(const json& j) {
 }
 
 // create_table is apart: a bad ruleset has its own error code.
+// quick_play {preset, options?}: the ruleset's two members at the top level.
+static Outcome<QuickPlay, RequestError> quick_play_from(const json& j) {
+    if (auto e = refuse_unknown_members(j, "a quick_play request", {"type", "id", "preset", "options"}))
+        return RequestError{"bad_message", *e, {}, "quick_play"};
+    if (!member(j, "preset"))
+        return RequestError{"bad_message", missing("preset", "a ruleset preset, like \"spades\""), {}, "quick_play"};
+    json ruleset = {{"preset", j.at("preset")}};
+    if (const json* o = member(j, "options")) ruleset["options"] = *o;
+    auto rules = ruleset_from_json(ruleset);
+    if (!rules) return RequestError{"bad_ruleset", rules.error(), {}, "quick_play"};
+    return QuickPlay{*rules};
+}
+
 static Outcome<CreateTable, RequestError> create_table_from(const json& j) {
     auto bad = [](ParseError e) { return RequestError{"bad_message", std::move(e), {}, "create_table"}; };
     if (auto e = refuse_unknown_members(j, "a create_table request", {"type", "id", "ruleset", "private", "turn_seconds"}))
@@ -368,6 +382,20 @@ Outcome<Request, RequestError> parse_request(std::string_view text) {
         return Request{id, RequestBody{std::move(*c)}};
     }
     if (t == "mute") return done(mute_from(j));
+    if (t == "quick_play") {
+        auto q = quick_play_from(j);
+        if (!q) {
+            RequestError e = q.error();
+            e.id = id;
+            return e;
+        }
+        return Request{id, RequestBody{std::move(*q)}};
+    }
+    if (t == "quick_play_cancel") {
+        if (auto e = refuse_unknown_members(j, "a quick_play_cancel request", {"type", "id"}))
+            return RequestError{"bad_message", *e, id, t};
+        return Request{id, RequestBody{QuickPlayCancel{}}};
+    }
     return RequestError{"unknown_type", expected("type", kTypes, *type), id, {}};
 }
 
@@ -398,6 +426,8 @@ const char* request_type(const RequestBody& body) {
         const char* operator()(const ReplayControl&) const { return "replay_control"; }
         const char* operator()(const Chat&) const { return "chat"; }
         const char* operator()(const Mute&) const { return "mute"; }
+        const char* operator()(const QuickPlay&) const { return "quick_play"; }
+        const char* operator()(const QuickPlayCancel&) const { return "quick_play_cancel"; }
     };
     return std::visit(Name{}, body);
 }

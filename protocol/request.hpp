@@ -84,6 +84,11 @@ struct Mute {
     bool muted = true;
 };
 struct Ping {};
+// Quick play (server/quick_play.hpp): be seated with others waiting for the same game.
+struct QuickPlay {
+    Ruleset rules;
+};
+struct QuickPlayCancel {};
 // Archived games, replayed over the connection (server/replay.hpp).
 struct ReplayOpen {
     std::string table;
@@ -99,7 +104,8 @@ struct ReplayControl {
 };
 
 using RequestBody = std::variant<Hello, ListTables, CreateTable, Sit, Leave, Watch, AddBot, Start,
-                                 Again, Act, Resume, Ping, ReplayOpen, ReplayControl, Chat, Mute>;
+                                 Again, Act, Resume, Ping, ReplayOpen, ReplayControl, Chat, Mute, QuickPlay,
+                                 QuickPlayCancel>;
 
 struct Request {
     RequestId id;

@@ -198,6 +198,8 @@ const std::vector<Setting>& settings() {
         text("webhook-url", "POST each finished game's summary to this http:// or https:// URL", &C::webhook_url),
         text("webhook-secret-file", "the webhook's HMAC-SHA-256 key, in a file (needed with --webhook-url)",
              &C::webhook_secret_file),
+        number("quick-play-wait-ms", "quick play: after this wait, bots fill the seats nobody came for",
+               &C::quick_play_wait_ms, 0, 3600000),
         number("turn-seconds", "default turn time limit of a new table, 0 for none", &C::turn_seconds, 0, 3600),
         number("absent-after", "turns missed in a row before a seat is marked absent", &C::absent_after_missed_turns,
                1, 1000),

@@ -48,6 +48,7 @@ struct Config {
     int turn_seconds = 60;            // the default turn time limit of a new table (0: none)
     int absent_after_missed_turns = 3;
     int table_grace_seconds = 120;    // a table with no human connected is closed after this
+    int quick_play_wait_ms = 20000;   // quick play: bots fill the seats of a table after its first player waited this long
     int bot_delay_ms = 400;           // how long a bot (or an absent seat) waits before playing
     int bot_budget_ms = 50;           // how long a strong bot may think a move (on the bot threads)
     std::string absent_bot_level = "basic";  // the bot of a timed-out, absent or left seat

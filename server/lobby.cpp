@@ -9,6 +9,7 @@
 #include "protocol/reply.hpp"
 #include "protocol/ruleset_json.hpp"
 #include "protocol/display_name.hpp"
+#include "protocol/json_text.hpp"
 #include "server/host_token.hpp"
 #include "server/secret.hpp"
 #include "server/session.hpp"
@@ -413,6 +414,150 @@ void Lobby::create_table(std::shared_ptr<Session> session, PlayerRef player, Req
                     session->send(error_reply(rid, "create_table", "internal", "the new table could not be held; try again"));
                 });
             });
+        });
+    });
+}
+
+void Lobby::quick_play(std::shared_ptr<Session> session, PlayerRef player, Request request) {
+    net::post(strand_, [this, session = std::move(session), player = std::move(player),
+                        request = std::move(request)]() mutable {
+        guarded(*hub_, session, request, "quick_play", [&] {
+            if (hub_->stopping)
+                return session->send(error_reply(request.id, "quick_play", "shutting_down", "the server is shutting down"));
+            if (auto it = quick_players_.find(player->id); it != quick_players_.end() && !it->second.session.expired())
+                return session->send(error_reply(request.id, "quick_play", "already_queued",
+                                                 "you are already waiting for a game: quick_play_cancel first"));
+            if (!hub_->store) return enqueue_quick_player(session, player, std::move(request), 1500);
+            // The rating is read off the I/O threads, then the player joins the queue here.
+            net::post(hub_->archive_threads, [this, session, player, request = std::move(request)]() mutable {
+                double rating = 1500;  // Glicko's start: a player not rated in this preset yet
+                try {
+                    const std::string preset = to_string(std::get<QuickPlay>(request.body).rules.preset);
+                    if (auto rated = hub_->store->player_ratings(player->id))
+                        for (const auto& r : rated->presets)
+                            if (r.preset == preset) rating = r.rating;
+                } catch (const std::exception& e) {
+                    spdlog::error("lobby: reading a rating for quick play: {}", e.what());
+                }
+                net::post(strand_, [this, session, player, request = std::move(request), rating]() mutable {
+                    guarded(*hub_, session, request, "quick_play",
+                            [&] { enqueue_quick_player(session, player, std::move(request), rating); });
+                });
+            });
+        });
+    });
+}
+
+void Lobby::enqueue_quick_player(const std::shared_ptr<Session>& session, const PlayerRef& player, Request request,
+                                 double rating) {
+    if (auto it = quick_players_.find(player->id); it != quick_players_.end() && !it->second.session.expired())
+        return session->send(error_reply(request.id, "quick_play", "already_queued",
+                                         "you are already waiting for a game: quick_play_cancel first"));
+    const Ruleset& rules = std::get<QuickPlay>(request.body).rules;
+    const std::string key = dump_text(to_json(rules));
+    auto queue = quick_queues_
+                     .try_emplace(key, rules.seats,
+                                  std::chrono::milliseconds(hub_->config.quick_play_wait_ms))
+                     .first;
+    quick_rules_.try_emplace(key, rules);
+    if (auto old = quick_players_.find(player->id); old != quick_players_.end()) {
+        // Its last connection went away while it waited: it waits again, from now.
+        if (auto q = quick_queues_.find(old->second.queue); q != quick_queues_.end()) q->second.remove(player->id);
+        quick_players_.erase(old);
+    }
+    queue->second.add({player->id, rating, QuickPlayQueue::Clock::now()});
+    quick_players_[player->id] = QuickPlayer{key, session, player};
+    hub_->metrics.quick_play_queued.fetch_add(1, std::memory_order_relaxed);
+    session->send(ok_reply(request.id, "quick_play",
+                           {{"ruleset", to_json(rules)},
+                            {"waiting", queue->second.size()},
+                            {"bots_after_ms", hub_->config.quick_play_wait_ms}}));
+    quick_match();
+}
+
+void Lobby::quick_play_cancel(std::shared_ptr<Session> session, PlayerRef player, Request request) {
+    net::post(strand_, [this, session = std::move(session), player = std::move(player), request = std::move(request)] {
+        auto it = quick_players_.find(player->id);
+        if (it == quick_players_.end())
+            return session->send(error_reply(request.id, "quick_play_cancel", "not_queued", "you are not waiting for a game"));
+        if (auto q = quick_queues_.find(it->second.queue); q != quick_queues_.end()) q->second.remove(player->id);
+        quick_players_.erase(it);
+        session->send(ok_reply(request.id, "quick_play_cancel", json::object()));
+    });
+}
+
+void Lobby::quick_match() {
+    const auto now = QuickPlayQueue::Clock::now();
+    for (auto q = quick_queues_.begin(); q != quick_queues_.end();) {
+        QuickPlayQueue& queue = q->second;
+        // A player whose connection went away waits no more (the queue holds ids only).
+        for (auto it = quick_players_.begin(); it != quick_players_.end();) {
+            if (it->second.queue == q->first && it->second.session.expired()) {
+                queue.remove(it->first);
+                hub_->metrics.quick_play_left.fetch_add(1, std::memory_order_relaxed);
+                it = quick_players_.erase(it);
+            } else {
+                ++it;
+            }
+        }
+        // A full server makes nobody's table: they wait on.
+        if (!hub_->stopping && open_tables_ < hub_->config.max_tables) {
+            for (auto& m : queue.match(now)) {
+                std::vector<std::pair<std::shared_ptr<Session>, PlayerRef>> players;
+                for (const std::string& id : m.players) {
+                    auto it = quick_players_.find(id);
+                    players.emplace_back(it->second.session.lock(), it->second.player);
+                    quick_players_.erase(it);
+                }
+                make_quick_table(quick_rules_.at(q->first), std::move(players), m.bots);
+            }
+        }
+        if (queue.empty()) {
+            quick_rules_.erase(q->first);
+            q = quick_queues_.erase(q);
+        } else {
+            ++q;
+        }
+    }
+    if (quick_queues_.empty() || quick_timer_armed_) return;
+    if (!quick_timer_) quick_timer_ = std::make_unique<net::steady_timer>(strand_);
+    quick_timer_armed_ = true;
+    quick_timer_->expires_after(std::chrono::milliseconds(250));
+    quick_timer_->async_wait([this](boost::system::error_code ec) {
+        quick_timer_armed_ = false;
+        if (!ec && !hub_->stopping) quick_match();
+    });
+}
+
+void Lobby::make_quick_table(const Ruleset& rules, std::vector<std::pair<std::shared_ptr<Session>, PlayerRef>> players,
+                             int bots) {
+    const std::uint64_t n = hub_->store ? hub_->store->next_table_number(next_table_ - 1) : next_table_;
+    next_table_ = n + 1;
+    const std::string id = "t" + std::to_string(n);
+    // Made by the server, not by a player: counted against nobody's open tables nor any address.
+    auto table = std::make_shared<Table>(*hub_, id, static_cast<std::int64_t>(n), rules, false, std::string(),
+                                         hub_->config.turn_seconds, "quick-play");
+    ++open_tables_;
+    hub_->metrics.quick_play_tables.fetch_add(1, std::memory_order_relaxed);
+    spdlog::debug("table {} made by quick play: {} players, {} bots ({})", id, players.size(), bots,
+                  to_string(rules.preset));
+    auto seat = [this, table, id, players = std::move(players)]() mutable {
+        net::post(strand_, [this, table, id, players = std::move(players)]() mutable {
+            tables_[id] = table->initial_summary();
+            hub_->tables.add(id, table);
+            table->seat_matched(std::move(players));
+        });
+    };
+    if (!hub_->store) return seat();
+    if (!hub_->store->clustered()) return hub_->store->submit({table->record()}, std::move(seat));
+    hub_->store->submit({table->record()}, [this, id, seat = std::move(seat)]() mutable {
+        net::post(hub_->archive_threads, [this, id, seat = std::move(seat)]() mutable {
+            try {
+                if (hub_->store->take_over(id).taken == storage::Store::Taken::taken) return seat();
+            } catch (const std::exception& e) {
+                spdlog::error("table {}: cannot take its lease: {}", id, e.what());
+            }
+            spdlog::error("quick play table {} could not be held", id);
         });
     });
 }

@@ -13,6 +13,7 @@
 // (its token still works: a returning player is read back from the store),
 // and a closed table leaves nothing behind here.
 #pragma once
+#include <map>
 #include <mutex>
 #include <memory>
 #include <string>
@@ -26,6 +27,7 @@
 #include "server/host_token.hpp"
 #include "server/hub.hpp"
 #include "server/player.hpp"
+#include "server/quick_play.hpp"
 #include "server/table_summary.hpp"
 
 namespace sparts::server {
@@ -41,6 +43,9 @@ public:
     void hello(std::shared_ptr<Session> session, Request request);
     void list_tables(std::shared_ptr<Session> session, Request request);
     void create_table(std::shared_ptr<Session> session, PlayerRef player, Request request);
+    // Quick play (server/quick_play.hpp): wait for a game, or stop waiting.
+    void quick_play(std::shared_ptr<Session> session, PlayerRef player, Request request);
+    void quick_play_cancel(std::shared_ptr<Session> session, PlayerRef player, Request request);
 
     // From tables.
     void table_changed(TableSummary summary);
@@ -96,6 +101,13 @@ private:
     // list_tables' answer: this node's tables, and `others` (many nodes) that are not here.
     void answer_list(const std::shared_ptr<Session>& session, const Request& request,
                      const std::vector<TableSummary>* others);
+    // Quick play: seats whoever the queues match now, and looks again in a quarter second while anyone waits.
+    void quick_match();
+    // Quick play: the player joins the queue of its game, with its rating in that game's preset.
+    void enqueue_quick_player(const std::shared_ptr<Session>& session, const PlayerRef& player, Request request,
+                              double rating);
+    void make_quick_table(const Ruleset& rules, std::vector<std::pair<std::shared_ptr<Session>, PlayerRef>> players,
+                          int bots);
     // Many nodes: every public open table, from the store; read again once a second at most.
     std::shared_ptr<const std::vector<TableSummary>> cluster_list();
 
@@ -104,6 +116,16 @@ private:
     std::unordered_map<std::string, PlayerEntry> players_;            // by token hash
     std::unordered_map<std::string, std::string> token_by_player_;    // player id -> token hash
     std::unordered_map<std::string, TableSummary> tables_;            // by table id
+    struct QuickPlayer {
+        std::string queue;                // its key: the ruleset's JSON
+        std::weak_ptr<Session> session;   // gone: the player has left the queue
+        PlayerRef player;
+    };
+    std::map<std::string, QuickPlayQueue> quick_queues_;              // by the ruleset's JSON
+    std::map<std::string, Ruleset> quick_rules_;                      // the same keys
+    std::unordered_map<std::string, QuickPlayer> quick_players_;      // by player id
+    std::unique_ptr<boost::asio::steady_timer> quick_timer_;
+    bool quick_timer_armed_ = false;
     std::unordered_map<std::string, std::string> table_address_;      // table id -> the address that created it
     std::unordered_map<std::string, int> tables_by_address_;          // open tables created from each address
     int open_tables_ = 0;                                             // created (stored or not yet) and not closed

@@ -94,6 +94,10 @@ std::string Metrics::render(std::int64_t connections, std::int64_t open_tables) 
     line(out, "sparts_players_dropped_total", "counter",
          "Idle players freed from memory (their token still works: they are read back from the store).",
          v(players_dropped));
+    line(out, "sparts_quick_play_queued_total", "counter", "Quick play requests accepted.", v(quick_play_queued));
+    line(out, "sparts_quick_play_left_total", "counter", "Players whose connection went away while they waited for quick play.",
+         v(quick_play_left));
+    line(out, "sparts_quick_play_tables_total", "counter", "Tables quick play made.", v(quick_play_tables));
     line(out, "sparts_logins_total", "counter", "Hellos with a host's login (JWT), accepted.", v(logins));
     line(out, "sparts_login_refusals_total", "counter",
          "Hellos refused for their login (bad, expired, forged), or a guest's when guests are off.", v(refused_logins));

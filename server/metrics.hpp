@@ -58,6 +58,9 @@ struct Metrics {
     std::atomic<std::uint64_t> proxy_header_errors{0}; // trusted proxies' connections closed for want of a valid PROXY header
     std::atomic<std::int64_t> players_in_memory{0};
     std::atomic<std::uint64_t> players_dropped{0};     // idle players freed from memory (their token still works)
+    std::atomic<std::uint64_t> quick_play_queued{0};   // quick_play requests accepted
+    std::atomic<std::uint64_t> quick_play_left{0};     // players whose connection went away while they waited
+    std::atomic<std::uint64_t> quick_play_tables{0};   // tables quick play made
     std::atomic<std::uint64_t> logins{0};              // hellos with a host's login, accepted
     std::atomic<std::uint64_t> refused_logins{0};      // hellos with a login refused, or a guest's with --guests off
     // Refusals by limit.

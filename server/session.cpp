@@ -180,6 +180,10 @@ void Session::dispatch(Request r) {
                 hub_.lobby.list_tables(shared_from_this(), std::move(r));
             } else if constexpr (std::is_same_v<T, CreateTable>) {
                 hub_.lobby.create_table(shared_from_this(), player_, std::move(r));
+            } else if constexpr (std::is_same_v<T, QuickPlay>) {
+                hub_.lobby.quick_play(shared_from_this(), player_, std::move(r));
+            } else if constexpr (std::is_same_v<T, QuickPlayCancel>) {
+                hub_.lobby.quick_play_cancel(shared_from_this(), player_, std::move(r));
             } else if constexpr (std::is_same_v<T, ReplayOpen>) {
                 open_replay(r);
             } else if constexpr (std::is_same_v<T, ReplayControl>) {

@@ -286,6 +286,46 @@ void Table::request(std::shared_ptr<Session> session, PlayerRef player, Request 
     });
 }
 
+void Table::seat_matched(std::vector<std::pair<std::shared_ptr<Session>, PlayerRef>> players) {
+    net::post(strand_, [self = shared_from_this(), players = std::move(players)] {
+        self->now_ = wall_now();
+        if (self->closed_ || self->game_number_ > 0) return self->end_step();
+        const int humans = std::min(static_cast<int>(players.size()), self->rules_.seats);
+        for (int seat = 0; seat < self->rules_.seats; ++seat) {
+            SeatState& st = self->seats_[static_cast<std::size_t>(seat)];
+            st = SeatState{};
+            if (seat < humans) {
+                const PlayerRef& p = players[static_cast<std::size_t>(seat)].second;
+                st.player = p->id;
+                st.name = p->name;
+                self->publish_table_event(
+                    {{"type", "seat_taken"}, {"seat", seat}, {"player", seat_player(p->id, p->name)}, {"bot", false}});
+            } else {
+                st.bot = true;
+                st.level = parse_bot_level(self->hub_.config.absent_bot_level).value_or(BotLevel::basic);
+                st.name = "Bot";
+                self->publish_table_event({{"type", "seat_taken"}, {"seat", seat}, {"player", nullptr}, {"bot", true}});
+            }
+            self->store_seat(seat);
+        }
+        self->new_game();
+        // Connected only now: what came before is in the snapshot, so that each client starts from
+        // one snapshot and the events after it, as after a sit.
+        for (int seat = 0; seat < humans; ++seat) {
+            const auto& session = players[static_cast<std::size_t>(seat)].first;
+            if (!session) continue;  // gone just now: the seat is the player's, played for it until it comes back
+            self->seats_[static_cast<std::size_t>(seat)].session = session;
+            session->joined(self);
+            self->send(session, dump_text(json{{"type", "quick_play_matched"}, {"table", self->id_}, {"seat", seat}}));
+            self->send_snapshot(session, seat);
+            self->prompt_seat(session, seat);
+        }
+        self->summary_changed();
+        self->check_grace();
+        self->end_step();
+    });
+}
+
 int Table::held_seat(const std::string& player) const {
     for (const auto& [who, seat] : holders_)
         if (who == player) return seat;

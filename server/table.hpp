@@ -74,6 +74,9 @@ public:
     const TableSummary& initial_summary() const { return initial_summary_; }
 
     void request(std::shared_ptr<Session> session, PlayerRef player, Request request);
+    // Quick play: `players` take seats 0, 1, … and bots the rest, and the game starts, in one
+    // step; each player is then told (quick_play_matched) and sent its snapshot and turn.
+    void seat_matched(std::vector<std::pair<std::shared_ptr<Session>, PlayerRef>> players);
     // A connection following this table went away.
     void connections_changed();
     void start_grace();

@@ -558,6 +558,12 @@ Outcome<std::unique_ptr<PgStore>, std::string> PgStore::open(const std::string& 
 PgStore::~PgStore() {
     queue_.stop();  // a commit that fails from here on is not retried
     if (thread_.joinable()) thread_.join();
+    // The server's locks go now, not when PostgreSQL notices the connection closed a moment
+    // later: a server started again at once (or --recompute-ratings right after) was refused.
+    try {
+        if (writer_ && writer_->conn().ok()) writer_->conn().exec("SELECT pg_advisory_unlock_all()");
+    } catch (const pg::Error&) {
+    }
 }
 
 void PgStore::submit(Batch batch, std::function<void()> done) { queue_.submit({std::move(batch), std::move(done), {}}); }

@@ -131,7 +131,8 @@ TEST_CASE("e2e: chat from a spectator never reaches a seat during a game, and re
     // Before the first game: the rail talks to everyone.
     REQUIRE(say(w0, g.table, "good luck all").at("type") == "ok");
     for (TestClient* c : everyone(g)) {
-        const json& line = heard(*c, "good luck all").at("line");
+        const json f = heard(*c, "good luck all");
+        const json& line = f.at("line");
         CHECK(line.at("channel") == "spectators");
         CHECK(line.at("seat").is_null());
         CHECK(line.at("to") == "everyone");

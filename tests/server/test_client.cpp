@@ -368,6 +368,8 @@ void Bot::handle(const json& f) {
         } else if (type == "error") {
             problem("an error it did not ask for: " + f.dump());
         }
+    } else if (type == "quick_play_matched") {
+        // Seated by quick play: the snapshot that follows says all.
     } else if (type == "chat" || type == "chat_history") {
         // Table chat takes no seq and asks for no move; it must be this table's all the same.
         if (f.value("table", "") != table) problem("chat of another table: " + f.dump());

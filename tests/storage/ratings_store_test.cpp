@@ -19,6 +19,7 @@
 #include "storage/pg_schema.hpp"
 #include "storage/rating_rebuild.hpp"
 #include "storage/schema.hpp"
+#include "storage/sqlite_to_postgres.hpp"
 
 using namespace sparts;
 using namespace sparts::storage;
@@ -492,4 +493,45 @@ TEST_CASE("ratings: PostgreSQL nodes ending games of the same players at once lo
     CHECK(p1.games == 2 * games);
     CHECK(p1.stats == total);
     CHECK(db.query("SELECT min(games) FROM ratings") == std::to_string(2 * games));
+}
+
+TEST_CASE_TEMPLATE("ratings: a table open across a restart knows who began its game", Backend, SqliteBackend,
+                   PostgresBackend) {
+    const Backend db("ratingsopen");
+    const Played played = play_rated("t1", 1, 61, 1000, kFour);
+    const auto& start = std::get<StartGame>(played.writes.front());
+    {
+        auto store = db.open();
+        commit(*store, people(kFour));
+        commit(*store, a_table("t1", 1));
+        commit(*store, Batch(played.writes.begin(), played.writes.begin() + 10));
+    }
+    auto store = db.open();
+    const auto open = store->open_tables();
+    REQUIRE(open.size() == 1);
+    CHECK(open[0].players == start.players);
+    CHECK(GameTally::starters_of(open[0].players) == kFour);
+}
+
+TEST_CASE("ratings: --migrate-from copies every rating into PostgreSQL, every bit of each double") {
+    sparts::test::TempDatabase file("ratings-copy");
+    const sparts::test::TempPgDatabase pg("ratingscopy");
+    Expected expected;
+    {
+        auto opened = SqliteStore::open(file.path());
+        REQUIRE_MESSAGE(opened, (opened ? "" : opened.error()));
+        auto store = std::move(*opened);
+        commit(*store, people(kFour));
+        commit(*store, a_table("t1", 1));
+        for (int game = 1; game <= 3; ++game) {
+            const Played played = play_rated("t1", game, 70 + static_cast<std::uint64_t>(game), 1000 * game, kFour);
+            commit(*store, played.writes);
+            expected.game(played.finish);
+        }
+    }
+    const auto copied = copy_sqlite_to_postgres(file.path(), pg.url());
+    REQUIRE_MESSAGE(copied, (copied ? "" : copied.error()));
+    auto opened = PgStore::open(pg.url());
+    REQUIRE_MESSAGE(opened, (opened ? "" : opened.error()));
+    check_rows(**opened, expected);
 }

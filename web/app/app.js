@@ -23,6 +23,7 @@ export class App {
     this.whoEl = document.getElementById("who");
     this.toastEl = document.getElementById("toast");
     this.announceEl = document.getElementById("announce");
+    this.announcementEl = document.getElementById("announcement");
     this.name = localStorage.getItem(NAME_KEY);
     this.client = new SpartsClient({ name: this.name ?? "Player" });
     this.view = null;
@@ -32,6 +33,7 @@ export class App {
     this.client.on("closing", (m) =>
       this.toast(m.reason === "moved" ? "The table moved to another server; reconnecting." : "The server is restarting; reconnecting.", { untilOpen: true }),
     );
+    this.client.on("announcement", (m) => this.showAnnouncement(m));
     window.addEventListener("online", () => this.client.reconnectNow());
     window.addEventListener("hashchange", () => this.route());
   }
@@ -60,7 +62,7 @@ export class App {
     fill(this.whoEl, this.name ? `Playing as ${this.name}` : "");
   }
 
-  showStatus({ status, delayMs, attempt }) {
+  showStatus({ status, delayMs, attempt, error }) {
     const words = {
       idle: "Not connected",
       connecting: "Connecting…",
@@ -68,7 +70,9 @@ export class App {
       reconnecting: delayMs !== undefined ? `Connection lost: retrying in ${Math.ceil(delayMs / 1000)} s (try ${attempt})` : "Reconnecting…",
       closed: "Disconnected",
     };
-    this.statusEl.textContent = words[status] ?? status;
+    const banned = status === "closed" && error?.code === "banned";
+    this.statusEl.textContent = banned ? "Banned" : words[status] ?? status;
+    if (banned) this.toast(errorWords(error));
     this.statusEl.dataset.state = status;
     // A toast that says "reconnecting" goes once connected again (it lies over the hand).
     if (status === "open" && this._toastUntilOpen) this.toastEl.hidden = true;
@@ -81,6 +85,19 @@ export class App {
     this._toastUntilOpen = untilOpen;
     clearTimeout(this._toastTimer);
     this._toastTimer = setTimeout(() => (this.toastEl.hidden = true), 5000);
+  }
+
+  /**
+   * The server operator's announcement, over the page until dismissed (a newer one replaces
+   * it). Its text is data: it goes in as text, never as markup.
+   */
+  showAnnouncement({ text, at }) {
+    const when = new Date(at);
+    fill(this.announcementEl, h("div", { class: "announcement" },
+      h("p", {}, h("strong", {}, "From the server"), " (", h("time", { datetime: when.toISOString() },
+        when.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })), "): ", text),
+      h("button", { type: "button", class: "dismiss", "aria-label": "Dismiss the announcement",
+        onclick: () => fill(this.announcementEl) }, "×")));
   }
 
   announce(text) {

@@ -27,6 +27,7 @@ export class LobbyView {
     fill(el,
       h("h1", { class: "sr-only" }, "Lobby"),
       this.nameSection(),
+      this.quickPlaySection(),
       h("section", { class: "card-panel", "aria-labelledby": "open-tables" },
         h("div", { class: "section-head" },
           h("h2", { id: "open-tables" }, "Tables"),
@@ -46,6 +47,10 @@ export class LobbyView {
         h("p", { class: "preset-links" }, PRESETS.map((p) => h("a", { href: `#/leaderboard/${p.name}` }, p.label)))));
     this.renderForm("spades");
     this.offs.push(this.client.on("hello", () => this.refresh()));
+    this.offs.push(this.client.on("quick_play_matched", (m) => {
+      this.waiting = null;
+      this.app.go(`#/table/${m.table}`);
+    }));
     if (this.client.status === "open") this.refresh();
     this.timer = setInterval(() => this.client.status === "open" && this.refresh(), 5000);
     this.loadGames();
@@ -54,6 +59,43 @@ export class LobbyView {
   unmount() {
     clearInterval(this.timer);
     for (const off of this.offs) off();
+  }
+
+  /** Quick play (PROTOCOL.md §22): press play, be seated with others waiting for the same game. */
+  quickPlaySection() {
+    const select = h("select", { id: "quick-play-preset" }, PRESETS.map((p) => h("option", { value: p.name, selected: p.name === "spades" }, p.label)));
+    this.quickStatus = h("p", { class: "hint", role: "status", id: "quick-play-status" });
+    const play = h("button", { type: "button", class: "primary", id: "quick-play" }, "Play now");
+    const cancel = h("button", { type: "button", id: "quick-play-cancel", hidden: true }, "Stop waiting");
+    const show = (text, waiting) => {
+      this.quickStatus.textContent = text;
+      play.disabled = waiting;
+      cancel.hidden = !waiting;
+    };
+    play.onclick = async () => {
+      show("Looking for players…", true);
+      try {
+        const ok = await this.client.quickPlay(select.value);
+        this.waiting = ok;
+        show(`Waiting for players (${ok.waiting} waiting). Bots take the empty seats after ${Math.round(ok.bots_after_ms / 1000)} seconds.`, true);
+      } catch (err) {
+        show(errorWords(err), false);
+      }
+    };
+    cancel.onclick = async () => {
+      try {
+        await this.client.cancelQuickPlay();
+      } catch {
+        // not waiting any more (seated meanwhile, or reconnected): nothing to stop
+      }
+      this.waiting = null;
+      show("", false);
+    };
+    return h("section", { class: "card-panel", "aria-labelledby": "quick-play-title" },
+      h("h2", { id: "quick-play-title" }, "Quick play"),
+      h("div", { class: "quick-play" },
+        h("label", { for: "quick-play-preset" }, "Game "), select, " ", play, " ", cancel),
+      this.quickStatus);
   }
 
   nameSection() {

@@ -2,7 +2,8 @@ import type {
   ActionPass, BidValue, ClientMessage, ErrorCode, EventMessage, OkAct, OkAddBot, OkAgain, OkCreateTable, OkHello,
   OkLeave, OkPing, OkReplay, OkReplayControl, OkResume, OkSit, OkStart, OkWatch, ReplayControlRequest, ReplayEndedMessage,
   ReplayEventMessage, ReplayStateMessage, RulesetRequest, ServerMessage, SnapshotMessage, TableInfo, YourTurnMessage,
-  ClosingMessage, Action, Card, AddBotRequest,
+  ClosingMessage, Action, Card, AddBotRequest, AnnouncementMessage, OkQuickPlay, OkQuickPlayCancel, QuickPlayMatchedMessage,
+  Preset,
 } from "./protocol.js";
 import type { TableModel } from "./table-model.js";
 
@@ -68,6 +69,10 @@ export interface ClientEvents {
   replay_state: ReplayStateMessage;
   replay_ended: ReplayEndedMessage;
   closing: ClosingMessage;
+  /** a message from the server's operator to every connected player: show it as plain text */
+  announcement: AnnouncementMessage;
+  /** quick play seated you: the table is followed from now on */
+  quick_play_matched: QuickPlayMatchedMessage;
   error: SpartsError;
   resumed: { table: string; mode: "events" | "snapshot"; seat: number | null };
 }
@@ -98,6 +103,9 @@ export declare class SpartsClient {
   ping(): Promise<OkPing>;
   listTables(filter?: { preset?: string; seats?: number; open?: boolean }): Promise<TableInfo[]>;
   createTable(ruleset: RulesetRequest, extra?: { private?: boolean; turn_seconds?: number }): Promise<OkCreateTable>;
+  /** Quick play (PROTOCOL.md §22): wait to be seated with others asking for the same game; "quick_play_matched" follows. */
+  quickPlay(preset: Preset, options?: RulesetRequest["options"]): Promise<OkQuickPlay>;
+  cancelQuickPlay(): Promise<OkQuickPlayCancel>;
   sit(table: string, options?: { seat?: number | null; invite?: string }): Promise<OkSit>;
   watch(table: string, options?: { invite?: string }): Promise<OkWatch>;
   leave(table: string): Promise<OkLeave>;

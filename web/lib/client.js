@@ -99,7 +99,8 @@ export class SpartsClient {
   /**
    * Listen to `type`: "status", "hello", "message", "event", "snapshot", "your_turn",
    * "table" (a model changed), "replay_event", "replay_state", "replay_ended",
-   * "closing", "error" (an error not answering a request), "resumed".
+   * "closing", "announcement" (the server's operator to every player: plain text),
+   * "error" (an error not answering a request), "resumed".
    * Returns a function that removes the listener.
    */
   on(type, fn) {
@@ -298,6 +299,12 @@ export class SpartsClient {
     this._stopHeartbeat();
     this._failPending("disconnected", `the connection closed (${e?.code ?? "?"}${e?.reason ? ` ${e.reason}` : ""})`);
     if (this._closedByUser) return;
+    // 4006: the player is banned; its hello would be refused: no point in coming back.
+    if (e?.code === 4006) {
+      this._closedByUser = true;
+      this._setStatus("closed", { error: new SpartsError("banned", "this player is banned from this server") });
+      return;
+    }
     // 4005: the table moved to another node, which has it already: come back at once.
     this._scheduleReconnect(e?.reason || `code ${e?.code}`, e?.code === 4005);
   }
@@ -419,6 +426,20 @@ export class SpartsClient {
     const reply = await this.request({ type: "create_table", ruleset, ...extra });
     if (reply.invite) this.invites.set(reply.table, reply.invite);
     return reply;
+  }
+
+  /**
+   * Quick play (PROTOCOL.md §22): waits to be seated with others who ask for the same game.
+   * Resolves with the ok (how many wait); "quick_play_matched" is emitted with {table, seat}
+   * once a table is made, and the table is followed from then on, as after a sit.
+   */
+  quickPlay(preset, options = {}) {
+    return this.request({ type: "quick_play", preset, options });
+  }
+
+  /** Stops waiting for a quick play game. */
+  cancelQuickPlay() {
+    return this.request({ type: "quick_play_cancel" });
   }
 
   /** Takes a seat (any free one without `seat`); the model then follows the table. */
@@ -667,6 +688,16 @@ export class SpartsClient {
         // again for that table, where the proxy sends it now.
         if (msg.reason === "moved" && msg.table) this.routeTable = msg.table;
         this._emit("closing", msg);
+        return;
+      case "announcement":
+        this._emit("announcement", msg);
+        return;
+      case "quick_play_matched":
+        // Seated by the server: followed from now on (its snapshot comes next), and taken
+        // back with a sit after a reconnection, as a seat we chose.
+        this._follow(msg.table);
+        if (!this.seats.some((s) => s.table === msg.table)) this.seats.push({ table: msg.table, seat: msg.seat });
+        this._emit("quick_play_matched", msg);
         return;
       default:
         // a message type this client does not know: ignored (the protocol may grow)

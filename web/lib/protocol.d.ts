@@ -22,7 +22,7 @@ export type Seq = number;
 /** The client's id for a request, echoed in the reply: an integer or a string of up to 64 characters. */
 export type RequestId = number | string;
 
-export type RequestType = "hello" | "list_tables" | "create_table" | "sit" | "leave" | "watch" | "add_bot" | "start" | "again" | "act" | "resume" | "ping" | "replay" | "replay_control" | "chat" | "mute";
+export type RequestType = "hello" | "list_tables" | "create_table" | "sit" | "leave" | "watch" | "add_bot" | "start" | "again" | "act" | "resume" | "ping" | "replay" | "replay_control" | "chat" | "mute" | "quick_play" | "quick_play_cancel";
 
 /** A table id as a client may send it. */
 export type TableRef = string;
@@ -279,7 +279,7 @@ export type View = {
   legal?: Legal;
 };
 
-export type ErrorCode = "bad_json" | "bad_message" | "unknown_type" | "bad_ruleset" | "binary_frame" | "rate_limited" | "hello_first" | "already_hello" | "unsupported_protocol" | "unknown_token" | "guests_off" | "shutting_down" | "too_many_tables" | "too_many_tables_from_address" | "server_full" | "too_many_new_players" | "seat_change_mid_game" | "internal" | "no_such_table" | "table_moved" | "table_unavailable" | "wrong_invite" | "bad_seat" | "seat_taken" | "table_full" | "not_at_table" | "chat_bad_text" | "chat_empty" | "chat_too_long" | "chat_rate_limited" | "already_seated" | "too_many_spectators" | "not_seated" | "already_started" | "seats_not_full" | "game_not_over" | "spectator_cannot_act" | "no_game" | "no_archive" | "no_such_game" | "broken_record" | "no_replay" | "bad_position" | "invalid_seat" | "not_your_turn" | "wrong_phase" | "game_over" | "invalid_card" | "card_not_in_hand" | "must_follow_suit" | "must_lead_card" | "hearts_not_broken" | "spades_not_broken" | "no_points_on_first_trick" | "mercy_first_trick" | "bid_out_of_range" | "dealer_cannot_make_total" | "pass_wrong_count" | "already_passed" | "invalid_choice" | "no_game_clock" | "logins_off" | "login_malformed" | "login_bad_signature" | "login_expired" | "login_not_yet_valid" | "login_wrong_issuer" | "login_wrong_audience" | "login_bad_subject";
+export type ErrorCode = "bad_json" | "bad_message" | "unknown_type" | "bad_ruleset" | "binary_frame" | "rate_limited" | "hello_first" | "already_hello" | "unsupported_protocol" | "unknown_token" | "banned" | "guests_off" | "shutting_down" | "too_many_tables" | "too_many_tables_from_address" | "server_full" | "too_many_new_players" | "seat_change_mid_game" | "removed_from_table" | "internal" | "no_such_table" | "table_moved" | "table_unavailable" | "wrong_invite" | "bad_seat" | "seat_taken" | "table_full" | "not_at_table" | "chat_bad_text" | "chat_empty" | "chat_too_long" | "chat_rate_limited" | "already_seated" | "too_many_spectators" | "not_seated" | "already_started" | "seats_not_full" | "game_not_over" | "spectator_cannot_act" | "no_game" | "no_archive" | "no_such_game" | "broken_record" | "no_replay" | "bad_position" | "invalid_seat" | "not_your_turn" | "wrong_phase" | "game_over" | "invalid_card" | "card_not_in_hand" | "must_follow_suit" | "must_lead_card" | "hearts_not_broken" | "spades_not_broken" | "no_points_on_first_trick" | "mercy_first_trick" | "bid_out_of_range" | "dealer_cannot_make_total" | "pass_wrong_count" | "already_passed" | "invalid_choice" | "no_game_clock" | "logins_off" | "login_malformed" | "login_bad_signature" | "login_expired" | "login_not_yet_valid" | "login_wrong_issuer" | "login_wrong_audience" | "login_bad_subject" | "already_queued" | "not_queued";
 
 /** provably fair deals: lowercase hex of SHA-256(salt + ":" + seed in decimal), published when the game starts (PROTOCOL.md, "Provably fair deals") */
 export type DealCommitment = string;
@@ -403,6 +403,23 @@ export type PingRequest = {
   id?: RequestId;
 };
 
+// ---- client/quick_play.schema.json
+/** quick_play: be seated at a new table with others waiting for the same game (bots fill the rest after a wait) */
+export type QuickPlayRequest = {
+  type: "quick_play";
+  id?: RequestId;
+  preset: Preset;
+  /** the ruleset's options, as in create_table's ruleset */
+  options?: Partial<Record<OptionName, number | boolean | string>>;
+};
+
+// ---- client/quick_play_cancel.schema.json
+/** quick_play_cancel: stop waiting for a quick play game */
+export type QuickPlayCancelRequest = {
+  type: "quick_play_cancel";
+  id?: RequestId;
+};
+
 // ---- client/replay.schema.json
 /** replay: play back a finished game of the archive */
 export type ReplayRequest = {
@@ -471,6 +488,16 @@ export type WatchRequest = {
   invite?: string;
 };
 
+// ---- server/announcement.schema.json
+/** announcement: a message from the server's operator to every connected player (the admin API's broadcast): Sent to every connection that has said hello, outside any table's event stream (no seq): show it as plain text, never as markup. */
+export type AnnouncementMessage = {
+  type: "announcement";
+  /** 1 to 500 characters on one line (no control characters), as the operator wrote it */
+  text: string;
+  /** when the operator sent it, milliseconds since 1970 */
+  at: number;
+};
+
 // ---- server/chat.schema.json
 /** chat: a line said at a table you follow (not a numbered event: it takes no seq) */
 export type ChatMessage = {
@@ -491,10 +518,10 @@ export type ChatHistoryMessage = {
 };
 
 // ---- server/closing.schema.json
-/** closing: the server is shutting down (the connection closes next, code 1001), or a table this connection follows moved to another node of a cluster (closes next, code 4005) */
+/** closing: the server is shutting down (the connection closes next, code 1001), a table this connection follows moved to another node of a cluster (closes next, code 4005), or its player was banned by the server's operator (closes next, code 4006) */
 export type ClosingMessage = {
   type: "closing";
-  reason: "shutdown" | "moved";
+  reason: "shutdown" | "moved" | "banned";
   /** with reason moved: the table that moved; reconnect to /ws?table=<this> */
   table?: string;
 };
@@ -744,6 +771,8 @@ export type SeatAbsentEvent = {
 export type SeatLeftEvent = {
   type: "seat_left";
   seat: Seat;
+  /** only when the player did not leave of its own accord: removed_by_admin, the server's operator removed it (it may not sit at this table again) */
+  reason?: "removed_by_admin";
 };
 
 // ---- server/events/seat_returned.schema.json
@@ -789,8 +818,8 @@ export type StandingsEvent = {
 /** the table is closed; nothing more comes from it */
 export type TableClosedEvent = {
   type: "table_closed";
-  /** abandoned: no player connected for the grace period */
-  reason: "abandoned";
+  /** abandoned: no player connected for the grace period; closed_by_admin: the server's operator closed it (the admin API) */
+  reason: "abandoned" | "closed_by_admin";
 };
 
 // ---- server/events/trick_won.schema.json
@@ -924,6 +953,27 @@ export type OkPing = {
   id?: RequestId;
 };
 
+// ---- server/ok.quick_play.schema.json
+/** ok to quick_play: you wait for a game */
+export type OkQuickPlay = {
+  type: "ok";
+  re: "quick_play";
+  id?: RequestId;
+  ruleset: Ruleset;
+  /** players waiting for this game now, you included */
+  waiting: number;
+  /** after this long without enough players, bots fill the seats nobody came for */
+  bots_after_ms: number;
+};
+
+// ---- server/ok.quick_play_cancel.schema.json
+/** ok to quick_play_cancel: you wait no more */
+export type OkQuickPlayCancel = {
+  type: "ok";
+  re: "quick_play_cancel";
+  id?: RequestId;
+};
+
 // ---- server/ok.replay.schema.json
 /** ok to replay: the outline of the game, for a seek bar */
 export type OkReplay = {
@@ -993,6 +1043,14 @@ export type OkWatch = {
   re: "watch";
   id?: RequestId;
   table: TableId;
+};
+
+// ---- server/quick_play_matched.schema.json
+/** quick play seated you: your table and seat; its snapshot (the game already dealt) and your_turn follow */
+export type QuickPlayMatchedMessage = {
+  type: "quick_play_matched";
+  table: TableId;
+  seat: Seat;
 };
 
 // ---- server/replay_ended.schema.json
@@ -1083,6 +1141,8 @@ export type ClientMessage =
   | ListTablesRequest
   | MuteRequest
   | PingRequest
+  | QuickPlayRequest
+  | QuickPlayCancelRequest
   | ReplayRequest
   | ReplayControlRequest
   | ResumeRequest
@@ -1102,6 +1162,8 @@ export type OkMessage =
   | OkListTables
   | OkMute
   | OkPing
+  | OkQuickPlay
+  | OkQuickPlayCancel
   | OkReplay
   | OkReplayControl
   | OkResume
@@ -1144,11 +1206,13 @@ export type GameEvent =
 /** Any message the server sends. */
 export type ServerMessage =
   | OkMessage
+  | AnnouncementMessage
   | ChatMessage
   | ChatHistoryMessage
   | ClosingMessage
   | ErrorMessage
   | EventMessage
+  | QuickPlayMatchedMessage
   | ReplayEndedMessage
   | ReplayEventMessage
   | ReplayStateMessage

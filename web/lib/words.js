@@ -59,7 +59,9 @@ export function describeEvent(e, nameOf = (s) => `Seat ${s + 1}`) {
     case "seat_taken":
       return e.bot ? `A bot sits in seat ${e.seat + 1}.` : `${e.player?.name ?? "Someone"} sits in seat ${e.seat + 1}.`;
     case "seat_left":
-      return `${nameOf(e.seat)} leaves seat ${e.seat + 1}.`;
+      return e.reason === "removed_by_admin"
+        ? `${nameOf(e.seat)} is removed from seat ${e.seat + 1} by the server's operator.`
+        : `${nameOf(e.seat)} leaves seat ${e.seat + 1}.`;
     case "game_started":
       return `Game ${e.game} begins.`;
     case "hand_started":
@@ -114,7 +116,7 @@ export function describeEvent(e, nameOf = (s) => `Seat ${s + 1}`) {
     case "standings":
       return `Standings: ${e.sides.map((x) => `${x.seats.map(nameOf).join(" & ")} ${x.total}`).join(", ")}.`;
     case "table_closed":
-      return `The table is closed (${e.reason === "abandoned" ? "nobody was left" : e.reason}).`;
+      return `The table is closed (${e.reason === "abandoned" ? "nobody was left" : e.reason === "closed_by_admin" ? "by the server's operator" : e.reason}).`;
     default:
       return `${e.type}`;
   }
@@ -142,6 +144,8 @@ const ERROR_WORDS = {
   server_full: "The server is full; join a table or try again later.",
   too_many_new_players: "Too many new players from your network; try again in a minute.",
   seat_change_mid_game: "You held another seat in this game; you may only take that one back.",
+  banned: "You are banned from this server.",
+  removed_from_table: "The server's operator removed you from this table; you may watch it, not sit.",
   internal: "The server failed to handle that; please try again.",
   disconnected: "Not connected to the server; reconnecting.",
   timeout: "The server did not answer in time.",
