@@ -164,6 +164,7 @@ private:
 
     void list_tables();
     void list_connections();
+    void list_connections_following(const std::vector<std::optional<Table::AdminView>>& views);
     void close_table(const std::string& table, const std::string& body);
     void remove_player(const std::string& table, const std::string& body);
     void list_bans();
@@ -265,38 +266,41 @@ void Action::list_connections() {
     // The tables first (who follows which), then the connections themselves.
     std::vector<std::shared_ptr<Table>> tables;
     hub_.tables.for_each([&](const std::shared_ptr<Table>& t) { tables.push_back(t); });
-    auto add = gather<std::optional<Table::AdminView>>(tables.size(), [self = shared_from_this()](
-                                                                          std::vector<std::optional<Table::AdminView>> views) {
-        auto at = std::make_shared<std::map<std::uint64_t, json>>();  // connection serial -> [{table, seat}]
-        for (const auto& v : views) {
-            if (!v) continue;
-            for (const auto& [serial, seat] : v->followers) {
-                json& list = (*at)[serial];
-                if (list.is_null()) list = json::array();
-                list.push_back({{"table", v->info["table"]}, {"seat", seat < 0 ? json(nullptr) : json(seat)}});
-            }
-        }
-        std::vector<std::shared_ptr<Session>> sessions;
-        self->hub_.sessions.for_each([&](const std::shared_ptr<Session>& s) { sessions.push_back(s); });
-        auto add_session = gather<std::optional<json>>(sessions.size(), [self, at](std::vector<std::optional<json>> seen) {
-            self->guarded([&] {
-                std::vector<json> listed;
-                for (auto& c : seen) {
-                    if (!c) continue;
-                    const auto serial = (*c)["connection"].get<std::uint64_t>();
-                    const auto it = at->find(serial);
-                    (*c)["tables"] = it == at->end() ? json::array() : it->second;
-                    listed.push_back(std::move(*c));
-                }
-                std::sort(listed.begin(), listed.end(), [](const json& a, const json& b) {
-                    return a["connection"].get<std::uint64_t>() < b["connection"].get<std::uint64_t>();
-                });
-                self->did(AdminAction::list_connections, "", {{"connections", listed}});
-            });
+    auto add = gather<std::optional<Table::AdminView>>(
+        tables.size(), [self = shared_from_this()](std::vector<std::optional<Table::AdminView>> views) {
+            self->guarded([&] { self->list_connections_following(views); });
         });
-        for (const auto& s : sessions) s->admin_view(add_session);
-    });
     for (const auto& t : tables) t->admin_view(add);
+}
+
+void Action::list_connections_following(const std::vector<std::optional<Table::AdminView>>& views) {
+    auto at = std::make_shared<std::map<std::uint64_t, json>>();  // connection serial -> [{table, seat}]
+    for (const auto& v : views) {
+        if (!v) continue;
+        for (const auto& [serial, seat] : v->followers) {
+            json& list = (*at)[serial];
+            if (list.is_null()) list = json::array();
+            list.push_back({{"table", v->info["table"]}, {"seat", seat < 0 ? json(nullptr) : json(seat)}});
+        }
+    }
+    std::vector<std::shared_ptr<Session>> sessions;
+    hub_.sessions.for_each([&](const std::shared_ptr<Session>& s) { sessions.push_back(s); });
+    auto add = gather<std::optional<json>>(sessions.size(), [self = shared_from_this(), at](std::vector<std::optional<json>> seen) {
+        self->guarded([&] {
+            std::vector<json> listed;
+            for (auto& c : seen) {
+                if (!c) continue;
+                const auto it = at->find((*c)["connection"].get<std::uint64_t>());
+                (*c)["tables"] = it == at->end() ? json::array() : it->second;
+                listed.push_back(std::move(*c));
+            }
+            std::sort(listed.begin(), listed.end(), [](const json& a, const json& b) {
+                return a["connection"].get<std::uint64_t>() < b["connection"].get<std::uint64_t>();
+            });
+            self->did(AdminAction::list_connections, "", {{"connections", listed}});
+        });
+    });
+    for (const auto& s : sessions) s->admin_view(add);
 }
 
 void Action::close_table(const std::string& table, const std::string& body) {

@@ -1,5 +1,7 @@
 // One HTTP connection: answers plain requests (/healthz, /metrics, /api/…, the
-// web client) and hands a WebSocket upgrade on /ws to a Session.
+// web client, and with --admin-token-file the admin API under /admin/, the one
+// place that takes POST and DELETE: admin_api.hpp) and hands a WebSocket
+// upgrade on /ws to a Session.
 //
 // Everything a stranger sends is bounded: headers and body (8 KiB each), and
 // the time a request may take to arrive whole (--http-request-seconds, so a

@@ -560,6 +560,7 @@ TEST_CASE("e2e: admin actions are logged with their target and client address, t
     REQUIRE(admin(port, "POST", "/admin/broadcast", R"({"text":"hello"})").status == 200);
     REQUIRE(admin(port, "POST", "/admin/tables/" + g.table + "/remove", json{{"player", g.clients[1]->player()}}.dump()).status == 200);
     REQUIRE(admin(port, "POST", "/admin/bans", json{{"player", g.clients[1]->player()}}.dump()).status == 200);
+    CHECK(g.clients[1]->wait_closed() == 4006);
     REQUIRE(admin(port, "POST", "/admin/tables/" + g.table + "/close").status == 200);
     const std::string near_miss = kToken.substr(0, 40) + "ffffffffffffffffffffffff";
     CHECK(http_get(port, "/admin/tables", bearer(near_miss)).status == 401);
@@ -580,4 +581,5 @@ TEST_CASE("e2e: admin actions are logged with their target and client address, t
     CHECK(out.find(kToken) == std::string::npos);
     CHECK(out.find(kToken.substr(0, 16)) == std::string::npos);
     CHECK(out.find(near_miss) == std::string::npos);
+    CHECK(stop_server(server, loop) == 0);
 }

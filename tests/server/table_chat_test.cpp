@@ -24,7 +24,8 @@ TableChat::Line line(int seat, bool to_seats, std::string player, std::string te
 
 std::vector<std::string> texts(const TableChat& chat, const ChatReader& reader) {
     std::vector<std::string> out;
-    for (const auto& l : json::parse(chat.history("t1", reader)).at("lines")) out.push_back(l.at("text"));
+    const json history = json::parse(chat.history("t1", reader));
+    for (const auto& l : history.at("lines")) out.push_back(l.at("text").get<std::string>());
     return out;
 }
 

@@ -245,6 +245,8 @@ export class TableView {
     const s = this.state;
     const logScroll = this.el.querySelector(".log");
     const atBottom = !logScroll || logScroll.scrollTop + logScroll.clientHeight >= logScroll.scrollHeight - 8;
+    const chatScroll = this.el.querySelector(".chat-lines");
+    const chatAtBottom = !chatScroll || chatScroll.scrollTop + chatScroll.clientHeight >= chatScroll.scrollHeight - 8;
     if (!s.synced) {
       patch(this.el, h("div", { class: "card-panel" },
         h("h1", {}, `Table ${this.table}`),
@@ -275,13 +277,15 @@ export class TableView {
             this.actionEl(),
             this.noticeEl(),
             this.overlayEl()),
-          h("aside", { class: "side" }, this.logEl())),
+          h("aside", { class: `side${this.chatOpen ? " chat-open" : ""}` }, this.logEl(), this.chatEl(), this.chatToggleEl())),
         h("div", { class: "my-area" },
           s.you !== null ? h("div", { class: "me" }, this.seatEl(s.you, 0)) : null,
           this.handEl())));
     this.motionAfter(before);
     const log = this.el.querySelector(".log");
     if (log && atBottom) log.scrollTop = log.scrollHeight;
+    const chatLines = this.el.querySelector(".chat-lines");
+    if (chatLines && chatAtBottom) chatLines.scrollTop = chatLines.scrollHeight;
     restoreFocus(this.el, key);
     // For keyboard play: when your turn comes and the focus is nowhere in particular
     // (or on the card just played), it moves to the first thing you may do.
@@ -759,6 +763,76 @@ export class TableView {
     return h("section", { class: "card-panel log-panel", "aria-labelledby": "log-title" },
       h("h2", { id: "log-title" }, "What happened"),
       h("div", { class: "log", tabindex: "0", dataset: { focusKey: "log" } }, h("ol", {}, this.log.map((x) => h("li", { class: `log-${x.kind}` }, x.text)))));
+  }
+
+  /**
+   * Table chat (PROTOCOL.md §21). Every text goes into the page as a text node (h() never
+   * parses markup): a line is shown as typed, `<script>` and all. New lines are announced
+   * politely. A spectator's line during a game reaches the spectators only: the label says so.
+   */
+  chatEl() {
+    const s = this.state;
+    const railOnly = s.you === null && s.info?.state === "playing";
+    return h("section", { class: "card-panel chat-panel", id: "chat", "aria-labelledby": "chat-title" },
+      h("div", { class: "chat-head" },
+        h("h2", { id: "chat-title" }, "Table chat"),
+        // Phones only (the panel lies over the table there): the toggle is under it.
+        h("button", { type: "button", class: "chat-close", dataset: { focusKey: "chat-close" }, onclick: () => { this.chatOpen = false; this.render(); } }, "Close chat")),
+      h("ol", {
+        class: "chat-lines", tabindex: "0", "aria-live": "polite", "aria-relevant": "additions", "aria-label": "Chat lines",
+        dataset: { focusKey: "chat-lines" },
+      }, s.chat.map((l) => h("li", { class: `chat-line chat-${l.channel}${l.to === "spectators" ? " chat-rail" : ""}` },
+        h("span", { class: "chat-who" }, this.chatWho(l)), ": ", h("span", { class: "chat-text" }, l.text)))),
+      s.chat.length ? null : h("p", { class: "hint chat-empty" }, "Nothing said yet."),
+      h("form", { class: "chat-form", onsubmit: (e) => { e.preventDefault(); this.sendChat(); } },
+        h("label", { for: "chat-input" }, railOnly ? "Say to the spectators (the players do not see it during the game)" : "Say to the table"),
+        h("div", { class: "chat-row" },
+          h("input", { id: "chat-input", type: "text", maxlength: "300", autocomplete: "off", enterkeyhint: "send", dataset: { focusKey: "chat-input" } }),
+          h("button", { type: "submit", id: "chat-send", dataset: { focusKey: "chat-send" } }, "Send"))),
+      this.muteEl());
+  }
+
+  chatWho(line) {
+    const name = line.player === this.client.player ? "You" : line.name;
+    return line.seat === null ? `${name} (watching)` : `${name} (seat ${line.seat + 1})`;
+  }
+
+  /** A toggle for each other seat a person holds, and one for the spectators. */
+  muteEl() {
+    const s = this.state;
+    const targets = [];
+    (s.info?.seats ?? []).forEach((holder, seat) => {
+      if (holder && !holder.bot && seat !== s.you) targets.push({ seat, name: holder.name });
+    });
+    targets.push({ seat: "spectators", name: "spectators" });
+    return h("div", { class: "chat-mutes", role: "group", "aria-label": "Mute chat" },
+      targets.map(({ seat, name }) => {
+        const muted = s.muted.includes(seat);
+        return h("button", {
+          type: "button", class: "chat-mute", "aria-pressed": String(muted), dataset: { focusKey: `mute-${seat}`, mute: String(seat) },
+          onclick: () => this.act(() => this.client.mute(this.table, seat, !muted), "Mute"),
+        }, `Mute ${name}`);
+      }));
+  }
+
+  async sendChat() {
+    const input = this.el.querySelector("#chat-input");
+    const text = input?.value ?? "";
+    if (!text.trim()) return;
+    try {
+      await this.client.chat(this.table, text);
+      if (input.value === text) input.value = "";
+    } catch (err) {
+      this.app.toast(`Chat: ${errorWords(err)}`);
+    }
+  }
+
+  /** On a phone the chat opens over the table; on a desktop it is always beside it. */
+  chatToggleEl() {
+    return h("button", {
+      type: "button", class: "chat-toggle", id: "chat-toggle", "aria-expanded": String(Boolean(this.chatOpen)), "aria-controls": "chat",
+      dataset: { focusKey: "chat-toggle" }, onclick: () => { this.chatOpen = !this.chatOpen; this.render(); },
+    }, "Chat");
   }
 
   noticeEl() {

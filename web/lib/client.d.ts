@@ -3,7 +3,7 @@ import type {
   OkLeave, OkPing, OkReplay, OkReplayControl, OkResume, OkSit, OkStart, OkWatch, ReplayControlRequest, ReplayEndedMessage,
   ReplayEventMessage, ReplayStateMessage, RulesetRequest, ServerMessage, SnapshotMessage, TableInfo, YourTurnMessage,
   ClosingMessage, Action, Card, AddBotRequest, AnnouncementMessage, OkQuickPlay, OkQuickPlayCancel, QuickPlayMatchedMessage,
-  Preset,
+  Preset, ChatMessage, ChatTarget, OkChat, OkMute,
 } from "./protocol.js";
 import type { TableModel } from "./table-model.js";
 
@@ -71,6 +71,8 @@ export interface ClientEvents {
   closing: ClosingMessage;
   /** a message from the server's operator to every connected player: show it as plain text */
   announcement: AnnouncementMessage;
+  /** a table chat line (PROTOCOL.md §21; it is also in the table's model): show its text as plain text */
+  chat: ChatMessage;
   /** quick play seated you: the table is followed from now on */
   quick_play_matched: QuickPlayMatchedMessage;
   error: SpartsError;
@@ -117,6 +119,10 @@ export declare class SpartsClient {
   bid(table: string, bid: BidValue): Promise<OkAct>;
   pass(table: string, cards: ActionPass["cards"], back?: Card[]): Promise<OkAct>;
   choose(table: string, game: "spades" | "hearts"): Promise<OkAct>;
+  /** Table chat (PROTOCOL.md §21): your own line comes back as a "chat" before the ok. */
+  chat(table: string, text: string): Promise<OkChat>;
+  /** Mutes (or unmutes) a seat's chat, or the spectators'; the model's `muted` follows. */
+  mute(table: string, seat: ChatTarget, muted?: boolean): Promise<OkMute>;
   resume(table: string, seq?: number): Promise<OkResume>;
   open(table: string, options?: { invite?: string }): Promise<OkResume | OkSit | OkWatch>;
   model(table: string): TableModel;

@@ -530,6 +530,26 @@ export class SpartsClient {
     return this.act(table, { type: "choose", game });
   }
 
+  /**
+   * Says `text` at a table you sit at or watch (PROTOCOL.md §21). Your own line comes back
+   * as a "chat" before the ok; a refusal is a SpartsError (chat_empty, chat_too_long,
+   * chat_bad_text, chat_rate_limited, not_at_table).
+   */
+  chat(table, text) {
+    return this.request({ type: "chat", table, text });
+  }
+
+  /** Stops (muted: true) or starts again (false) hearing a seat's chat, or "spectators"'. */
+  async mute(table, seat, muted = true) {
+    const reply = await this.request({ type: "mute", table, seat, muted });
+    const model = this.models.get(table);
+    if (model) {
+      model.applyMute(reply.seat, reply.muted);
+      this._emit("table", model);
+    }
+    return reply;
+  }
+
   /** Catches up with a table from `seq` (default: the model's last seq). */
   resume(table, seq) {
     if (this._needsRoute(table)) return this._routeTo(table).then(() => this._resume(table, seq));
@@ -692,6 +712,20 @@ export class SpartsClient {
       case "announcement":
         this._emit("announcement", msg);
         return;
+      case "chat": {
+        // Table chat takes no seq: it is kept beside the events, never checked for gaps.
+        const model = this.model(msg.table);
+        model.applyChat(msg.line);
+        this._emit("chat", msg);
+        this._emit("table", model);
+        return;
+      }
+      case "chat_history": {
+        const model = this.model(msg.table);
+        model.applyChatHistory(msg);
+        this._emit("table", model);
+        return;
+      }
       case "quick_play_matched":
         // Seated by the server: followed from now on (its snapshot comes next), and taken
         // back with a sit after a reconnection, as a seat we chose.

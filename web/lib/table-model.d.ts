@@ -1,6 +1,6 @@
 import type {
   Card, GameEvent, GameOverEvent, HandScoredEvent, BagPenaltyEvent, Legal, ReplayStateMessage, Ruleset, SnapshotMessage,
-  StandingsEvent, TableInfo, View, YourTurnMessage,
+  StandingsEvent, TableInfo, View, YourTurnMessage, ChatLine, ChatHistoryMessage, ChatTarget,
 } from "./protocol.js";
 
 /** A view as the model keeps it: the protocol's view, plus the phase "dealing" between a deal and its first move. */
@@ -37,6 +37,10 @@ export interface TableState {
   again: number[];
   absent: number[];
   closed: string | null;
+  /** table chat (PROTOCOL.md §21), oldest first, at most CHAT_LINES: plain text, never markup */
+  chat: ChatLine[];
+  /** the seats (and "spectators") whose chat you muted at this table */
+  muted: ChatTarget[];
 }
 
 export declare class TableModel {
@@ -50,7 +54,14 @@ export declare class TableModel {
   /** "duplicate": already applied; "gap": events are missing before it (resume); "applied" */
   applyEvent(seq: number, event: GameEvent): "applied" | "duplicate" | "gap";
   applyYourTurn(msg: YourTurnMessage): void;
+  /** a chat line, live (chat takes no seq) */
+  applyChat(line: ChatLine): void;
+  /** replaces the chat and the mutes */
+  applyChatHistory(msg: ChatHistoryMessage): void;
+  applyMute(seat: ChatTarget, muted: boolean): void;
 }
+/** chat lines a model keeps */
+export declare const CHAT_LINES: 200;
 export declare function ranksOf(scores: number[]): number[];
 export declare function sideOfSeat(state: TableState, seat: number): number;
 export declare function sidesFromPartners(partners: number[][] | undefined, seats: number): number[][];

@@ -6,9 +6,13 @@
 //   model.applySnapshot(snapshot);   // replaces everything
 //   model.applyEvent(seq, event);    // returns "applied", "duplicate" or "gap"
 //   model.applyYourTurn(msg);
+//   model.applyChat(line);           // table chat: no seq, kept beside the events
 //   model.state                      // see TableState in client.d.ts
 
 import { sortCards } from "./cards.js";
+
+// Chat lines a model keeps: the server replays 50 by default; a long session keeps more.
+export const CHAT_LINES = 200;
 
 const GAME_EVENTS = new Set([
   "hand_started", "cards_dealt", "choice_started", "hand_kind_chosen", "passing_started", "cards_passed",
@@ -78,6 +82,8 @@ export class TableModel {
       again: [], // seats that asked for another game
       absent: [], // seats marked absent
       closed: null, // table_closed reason
+      chat: [], // the last CHAT_LINES chat lines, oldest first: {seq, channel, seat, player, name, text, to}
+      muted: [], // the seats (and "spectators") whose chat you muted here
     };
     this.seats = options.seats ?? null;
   }
@@ -154,6 +160,27 @@ export class TableModel {
     }
     s.yourTurn = { legal: msg.legal, msLeft: msg.ms_left, seq: msg.seq, receivedAt: Date.now() };
     if (msg.ms_left != null) s.turnDeadline = Date.now() + msg.ms_left;
+  }
+
+  // ---- table chat (PROTOCOL.md §21): beside the events, without seq checks
+
+  /** One chat line, live. Its text is kept as sent: show it as text, never as markup. */
+  applyChat(line) {
+    const chat = this.state.chat;
+    chat.push(clone(line));
+    if (chat.length > CHAT_LINES) chat.splice(0, chat.length - CHAT_LINES);
+  }
+
+  /** A chat_history: the server's word on the chat you may see, and your mutes; it replaces both. */
+  applyChatHistory(msg) {
+    this.state.chat = clone(msg.lines).slice(-CHAT_LINES);
+    this.state.muted = clone(msg.muted);
+  }
+
+  /** A mute the server accepted. */
+  applyMute(seat, muted) {
+    const rest = this.state.muted.filter((x) => x !== seat);
+    this.state.muted = muted ? [...rest, seat] : rest;
   }
 
   // ---- helpers

@@ -100,10 +100,14 @@ test("leaving a seat mid-game asks first; the table opened again shows the bot i
     await shoot(page, `leave-reopened-${size}`);
     // and taking over works. (A DOM click: with four bots playing every 10 ms on a loaded machine
     // the seat box is redrawn between two animation frames often enough that Playwright never
-    // finds the button "stable" for its pointer click; that it is there and visible is checked.)
-    const takeOver = page.getByRole("button", { name: "Take over seat 1" });
-    await takeOver.waitFor({ state: "visible" });
-    await takeOver.evaluate((button) => button.click());
+    // finds the button "stable" for its pointer click; that it is there and visible was checked.)
+    // The button is found and clicked in one step in the page: a locator's handle may be redrawn
+    // away between its finding and its use, again and again on a loaded machine.
+    await until(() => page.evaluate(() => {
+      const button = [...document.querySelectorAll("button")].find((b) => b.textContent === "Take over seat 1");
+      button?.click();
+      return Boolean(button);
+    }), "the Take over button clicked");
     await page.locator(".hand [data-card]").first().waitFor({ timeout: 20000 });
     assert.deepEqual(ada.errors, []);
     await ada.context.close();
