@@ -16,6 +16,21 @@ import { Sound } from "./sound.js";
 
 const NAME_KEY = "sparts.name";
 
+// A host's own login (PROTOCOL.md §20): its site sends the player here with
+// `?login=<JWT>`. The login is kept for this tab only (sessionStorage), and taken
+// off the address bar so that it is neither bookmarked nor shared with the page.
+const LOGIN_KEY = "sparts.login";
+function takeLogin() {
+  const url = new URL(location.href);
+  const fresh = url.searchParams.get("login");
+  if (fresh) {
+    sessionStorage.setItem(LOGIN_KEY, fresh);
+    url.searchParams.delete("login");
+    history.replaceState(null, "", url.pathname + url.search + url.hash);
+  }
+  return sessionStorage.getItem(LOGIN_KEY) ?? undefined;
+}
+
 export class App {
   constructor() {
     this.viewEl = document.getElementById("view");
@@ -25,7 +40,7 @@ export class App {
     this.announceEl = document.getElementById("announce");
     this.announcementEl = document.getElementById("announcement");
     this.name = localStorage.getItem(NAME_KEY);
-    this.client = new SpartsClient({ name: this.name ?? "Player" });
+    this.client = new SpartsClient({ name: this.name ?? "Player", login: takeLogin() });
     this.view = null;
     this.sound = new Sound();
     this.client.on("status", (s) => this.showStatus(s));
@@ -34,6 +49,13 @@ export class App {
       this.toast(m.reason === "moved" ? "The table moved to another server; reconnecting." : "The server is restarting; reconnecting.", { untilOpen: true }),
     );
     this.client.on("announcement", (m) => this.showAnnouncement(m));
+    // Logged in through the host: its account's name is the one shown, whatever was typed.
+    this.client.on("hello", (h) => {
+      if (h.account) {
+        this.account = h;
+        this.showWho();
+      }
+    });
     window.addEventListener("online", () => this.client.reconnectNow());
     window.addEventListener("hashchange", () => this.route());
   }
@@ -59,7 +81,8 @@ export class App {
   }
 
   showWho() {
-    fill(this.whoEl, this.name ? `Playing as ${this.name}` : "");
+    const name = this.account?.name ?? this.name;
+    fill(this.whoEl, name ? `Playing as ${name}` : "");
   }
 
   showStatus({ status, delayMs, attempt, error }) {
