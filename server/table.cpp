@@ -687,15 +687,17 @@ void Table::on_mute(const std::shared_ptr<Session>& s, const PlayerRef& p, const
                                    "this table has seats 0 to " + std::to_string(rules_.seats - 1), "seat"));
     if (mine >= 0 && m.seat == mine)
         return send(s, error_reply(r.id, "mute", "bad_seat", "that is your own seat", "seat"));
-    // The mutes of players who have gone (a spectator who dropped without leave) go first, so that
-    // they never outnumber the people at the table.
-    chat_.forget_unless([&](std::string_view who) {
-        const std::string player(who);
-        if (seat_of(player) >= 0) return true;
-        for (const auto& w : spectators_)
-            if (auto session = w.lock(); session && session->player() && session->player()->id == player) return true;
-        return false;
-    });
+    // A spectator who dropped without leave keeps its mutes for when it comes back, unless there
+    // are more players with mutes than a table holds people: then those no longer here go.
+    if (chat_.muters() >= kMaxSpectators + static_cast<std::size_t>(rules_.seats))
+        chat_.forget_unless([&](std::string_view who) {
+            const std::string player(who);
+            if (seat_of(player) >= 0) return true;
+            for (const auto& w : spectators_)
+                if (auto session = w.lock(); session && session->player() && session->player()->id == player)
+                    return true;
+            return false;
+        });
     chat_.mute(p->id, m.seat, m.muted);
     send(s, ok_reply(r.id, "mute",
                      {{"table", id_},

@@ -5,8 +5,9 @@
 // line reaches everyone at the table. A spectator's line said while a game is
 // running reaches spectators only, never anyone who plays that game (seated, or
 // holding a seat of it earlier and now watching), so that nobody is coached
-// from the rail; said between games it reaches everyone. Who may read a line is
-// fixed when it is said, and holds live and when it is replayed.
+// from the rail; said between games it reaches everyone. Whether a line may
+// reach the players (its `to`) is fixed when it is said, and holds live and
+// when it is replayed; mutes are applied as it is sent, and as it is replayed.
 //
 // Chat is not part of the table's numbered event stream: a line that some
 // readers may not see (a spectator's during a game, a muted seat's) would
@@ -71,6 +72,8 @@ public:
     void forget(std::string_view player);
     // Drops the mutes of every player no longer at the table (`at_table` says who is).
     void forget_unless(const std::function<bool(std::string_view)>& at_table);
+    // Players with a mute kept.
+    std::size_t muters() const { return mutes_.size(); }
 
 private:
     static nlohmann::json line_json(const Line& line);

@@ -376,11 +376,18 @@ TEST_CASE("e2e: chat mute hides a seat or the spectators from the player who mut
     CHECK(mute(back, g.table, 7, true).at("code") == "bad_seat");
     CHECK(mute(back, g.table, 12, true).at("code") == "bad_message");
 
-    // A mute lasts while its player is at the table: a spectator who leaves and comes back has none.
+    // A spectator's mute lasts across a dropped connection too.
+    REQUIRE(mute(w0, g.table, 2, true).at("type") == "ok");
+    w0.drop();
+    TestClient w0_back(loop, server.port(), "chat-mute-w0-back");
+    w0_back.hello("back", w0.token());
+    CHECK(w0_back.request_ok({{"type", "resume"}, {"table", g.table}, {"seq", 0}}).at("seat").is_null());
+    CHECK(latest_history(w0_back).at("muted") == json::array({2}));
+    // But while its player is at the table only: a spectator who leaves and comes back has none.
     w1.request_ok({{"type", "leave"}, {"table", g.table}});
     w1.request_ok({{"type", "watch"}, {"table", g.table}});
     CHECK(latest_history(w1).at("muted") == json::array());
-    REQUIRE(say(w0, g.table, "rail three").at("type") == "ok");
+    REQUIRE(say(w0_back, g.table, "rail three").at("type") == "ok");
     heard(w1, "rail three");
 }
 

@@ -316,3 +316,70 @@ def test_archive_over_http_and_replay_over_websocket(server):
     dealt = [m["event"] for m in played if m["event"]["type"] == "trick_won"]
     assert len(dealt) == 13
     assert [m["event"]["type"] for m in played[-2:]] == ["game_over", "deal_revealed"]
+
+
+def test_chat_between_seats_and_spectators_with_mute_and_resume(server):
+    """Table chat (PROTOCOL.md §21): seats talk to everyone, the rail only to itself while a
+    game runs, mutes hold across a reconnection, and chat() raises the server's refusals."""
+    async def until(pred, what):
+        for _ in range(1000):
+            if pred():
+                return
+            await asyncio.sleep(0.01)
+        raise AssertionError(f"timed out waiting for {what}")
+
+    def texts(client, table):
+        return [line["text"] for line in client.table(table).chat]
+
+    async def main():
+        ada, bo, eve = SpartsClient(server.url, "Ada"), SpartsClient(server.url, "Bo"), SpartsClient(server.url, "Eve")
+        for c in (ada, bo, eve):
+            await c.connect()
+        table = (await ada.create_table("spades", turn_seconds=0))["table"]
+        await ada.sit(table, 0)
+        await bo.sit(table, 1)
+        await ada.add_bot(table)
+        await ada.add_bot(table)
+        await eve.watch(table)
+        await ada.start(table)          # no turn limit: the game waits for its people
+
+        markup = "hello <b>all</b> <img src=x onerror=alert(1)>"
+        await ada.chat(table, "  " + markup + "  ")
+        for c in (ada, bo, eve):
+            await until(lambda: markup in texts(c, table), "the seat's line everywhere")
+        line = bo.table(table).chat[-1]
+        assert (line["channel"], line["seat"], line["to"], line["name"]) == ("seats", 0, "everyone", "Ada")
+
+        await eve.chat(table, "psst: lead spades")  # during the game: the rail only
+        assert eve.table(table).chat[-1]["to"] == "spectators"
+        await bo.chat(table, "marker")
+        await until(lambda: "marker" in texts(ada, table), "the marker at Ada's")
+        await until(lambda: "marker" in texts(eve, table), "the marker at Eve's")
+        assert "psst: lead spades" not in texts(ada, table) + texts(bo, table)
+
+        await ada.mute(table, 1)
+        assert ada.table(table).muted == [1]
+        await bo.chat(table, "can you hear me")
+        await ada.chat(table, "marker two")
+        await until(lambda: "can you hear me" in texts(eve, table), "Bo's line at Eve's")
+        assert "can you hear me" not in texts(ada, table)
+
+        with pytest.raises(SpartsError) as refused:
+            await ada.chat(table, "two\nlines")
+        assert refused.value.code == "chat_bad_text" and refused.value.field == "text"
+
+        # Ada comes back on a new connection: the chat she may see, her mute kept.
+        token = ada.token
+        await ada.close()
+        again = SpartsClient(server.url, "Ada", token=token)
+        await again.connect()
+        await until(lambda: texts(again, table), "the chat_history after the resume")
+        history, muted = texts(again, table), again.table(table).muted
+        for c in (again, bo, eve):
+            await c.close()
+        return history, muted
+
+    history, muted = run(main())
+    # Not the rail's line, nor any of Bo's: a mute hides the muted seat's earlier lines too.
+    assert history == ["hello <b>all</b> <img src=x onerror=alert(1)>", "marker two"]
+    assert muted == [1]

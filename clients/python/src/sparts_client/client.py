@@ -113,7 +113,7 @@ class SpartsClient:
         return self._connected.is_set()
 
     def subscribe(self, table: str) -> "asyncio.Queue[Dict[str, Any]]":
-        """A queue of the table's messages (snapshot, event, your_turn), each after the model took it."""
+        """A queue of the table's messages (snapshot, event, your_turn, chat, chat_history), each after the model took it."""
         q: asyncio.Queue = asyncio.Queue()
         self._subs.setdefault(table, []).append(q)
         return q
@@ -187,6 +187,18 @@ class SpartsClient:
 
     async def act(self, table: str, action: Dict[str, Any]) -> Dict[str, Any]:
         return await self.request({"type": "act", "table": table, "action": action})
+
+    async def chat(self, table: str, text: str) -> Dict[str, Any]:
+        """Say ``text`` at the table (PROTOCOL.md §21); your own line reaches the model
+        (``client.table(table).chat``) before this returns. A refusal raises SpartsError:
+        chat_empty, chat_too_long, chat_bad_text, chat_rate_limited, not_at_table."""
+        return await self.request({"type": "chat", "table": table, "text": text})
+
+    async def mute(self, table: str, seat: Any, muted: bool = True) -> Dict[str, Any]:
+        """Stop (or start again) hearing a seat's chat, or ``"spectators"``'."""
+        ok = await self.request({"type": "mute", "table": table, "seat": seat, "muted": muted})
+        self.table(table).apply_mute(ok["seat"], ok["muted"])
+        return ok
 
     # -- internals ---------------------------------------------------------------------
     async def _send(self, msg: Dict[str, Any]) -> None:
@@ -393,6 +405,10 @@ class SpartsClient:
             if self._resyncing.get(table):
                 return                       # the resume sends a fresh one
             model.legal = msg.get("legal")
+        elif t == "chat":
+            model.apply_chat(msg["line"])    # no seq: never a gap, never held back by a resume
+        elif t == "chat_history":
+            model.apply_chat_history(msg)
         self._deliver(table, msg)
 
     async def _resume_quietly(self, table: str) -> None:

@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Optional
 
+CHAT_LINES = 200  # chat lines a model keeps (the server replays its last 50 by default)
+
 
 class TableModel:
     """What one connection knows of a table: your hand, the trick, the bids, whose turn.
@@ -40,6 +42,10 @@ class TableModel:
         self.deal_commitment: Optional[str] = None
         self.deal_revealed: Optional[Dict[str, Any]] = None
         self.closed = False
+        # Table chat (PROTOCOL.md §21): the last CHAT_LINES lines, oldest first, each
+        # {seq, channel, seat, player, name, text, to}, and the seats (or "spectators") you muted.
+        self.chat: List[Dict[str, Any]] = []
+        self.muted: List[Any] = []
 
     # -- snapshot -------------------------------------------------------------------
     def apply_snapshot(self, msg: Dict[str, Any]) -> None:
@@ -79,6 +85,19 @@ class TableModel:
         self.legal = view.get("legal")
         if self.phase != "game_over":
             self.game_over = None
+
+    # -- table chat: beside the events, no seq --------------------------------------
+    def apply_chat(self, line: Dict[str, Any]) -> None:
+        self.chat.append(dict(line))
+        del self.chat[:-CHAT_LINES]
+
+    def apply_chat_history(self, msg: Dict[str, Any]) -> None:
+        """The server's word on the chat this connection may see, and its mutes: both replaced."""
+        self.chat = [dict(line) for line in msg.get("lines", [])][-CHAT_LINES:]
+        self.muted = list(msg.get("muted", []))
+
+    def apply_mute(self, seat: Any, muted: bool) -> None:
+        self.muted = [x for x in self.muted if x != seat] + ([seat] if muted else [])
 
     # -- events -----------------------------------------------------------------------
     def apply_event(self, seq: int, ev: Dict[str, Any]) -> None:
