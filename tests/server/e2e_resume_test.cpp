@@ -85,9 +85,12 @@ TEST_CASE("e2e: a client that drops mid-hand resumes with exactly the events it 
     back.hand = a.hand;
     const auto missed_until = *watcher.last_seq;
     std::vector<Bot*> table = {&back, &g.seat(1), &g.seat(2), &g.seat(3), &watcher};
-    // Each connection hears of the game's end on its own: wait for every one that is compared below.
-    run_until(loop, table, [&] { return back.games_over > 0 && watcher.games_over > 0 && g.seat(1).games_over > 0; },
-              "game over after the resume");
+    // Each connection hears of the game's end on its own: wait for every one that is compared below,
+    // to the game's last event (the deal's reveal, after game_over).
+    run_until(
+        loop, table,
+        [&] { return back.deals_revealed > 0 && watcher.deals_revealed > 0 && g.seat(1).deals_revealed > 0; },
+        "game over after the resume");
     check_problems(table);
 
     // It got every event from last + 1 on, in order: first those it missed,
@@ -193,7 +196,8 @@ TEST_CASE("e2e: a client that missed the start of the hand resumes with a snapsh
     Bot back(*again, g.table, 2, 77);
     back.handle(snap);
     std::vector<Bot*> table = {&g.seat(0), &g.seat(1), &back, &g.seat(3), &watcher};
-    run_until(loop, table, [&] { return back.games_over > 0 && watcher.games_over > 0; }, "game over after the snapshot");
+    run_until(loop, table, [&] { return back.deals_revealed > 0 && watcher.deals_revealed > 0; },
+              "game over after the snapshot");
     check_problems(table);
     REQUIRE(!back.events.empty());
     CHECK(back.events.front().at("seq") == snap.at("seq").get<std::uint64_t>() + 1);
