@@ -137,6 +137,15 @@ json hands_of(const json& events) {
     return hands;
 }
 
+// The commitment the players were shown when the game started (its game_started event, as
+// published), rather than one computed again from the stored seed and salt: so that a seed or
+// salt changed in the database since fails the record's check. Empty: a game without one.
+std::string published_commitment(const storage::ArchivedGame& g) {
+    for (const auto& e : g.events)
+        if (e.type == "game_started") return parsed(e.payload).value("deal_commitment", std::string());
+    return {};
+}
+
 json record_of(const storage::ArchivedGame& g) {
     json seats = json::array();
     for (const json& p : parsed(g.summary.players)) seats.push_back({{"name", p.value("name", "")}});
@@ -155,7 +164,10 @@ json record_of(const storage::ArchivedGame& g) {
         const json& over = result["game_over"];
         record["result"] = {{"scores", over["scores"]}, {"ranks", over["ranks"]}, {"reason", over["reason"]}};
     }
-    if (!g.salt.empty()) record["deal"] = {{"salt", g.salt}, {"commitment", deal_commitment(g.seed, g.salt)}};
+    if (!g.salt.empty()) {
+        const std::string shown = published_commitment(g);
+        record["deal"] = {{"salt", g.salt}, {"commitment", shown.empty() ? deal_commitment(g.seed, g.salt) : shown}};
+    }
     return record;
 }
 
@@ -224,8 +236,12 @@ ApiResponse archive_api(std::string_view target, storage::Store* store) {
     json body = summary_json(game->summary);
     body["seed"] = std::to_string(game->seed);
     if (!game->salt.empty()) {
+        // The archive checks the deal as a player would: the commitment shown at the start
+        // against the seed and salt revealed at the end.
+        const std::string shown = published_commitment(*game);
         body["salt"] = game->salt;
-        body["deal_commitment"] = deal_commitment(game->seed, game->salt);
+        body["deal_commitment"] = shown.empty() ? deal_commitment(game->seed, game->salt) : shown;
+        body["deal_verified"] = !shown.empty() && shown == deal_commitment(game->seed, game->salt);
     }
     body["hands"] = hands_of(plain);
     body["events"] = std::move(events);

@@ -14,6 +14,8 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <SQLiteCpp/Database.h>
+#include <SQLiteCpp/Statement.h>
 #include "engine/game.hpp"
 #include "http_client.hpp"
 #include "protocol/deal_commitment.hpp"
@@ -193,4 +195,26 @@ TEST_CASE("e2e: the deal is committed to at the start, shown again after a resta
     std::string other = commitment;
     other[0] = other[0] == '0' ? '1' : '0';
     CHECK(sparts_verify(file, other).first == 2);
+    CHECK(archived.at("deal_verified") == true);
+
+    // A salt changed in the database since: the archive and sparts verify both catch it, since they
+    // check against the commitment the players were shown, not one made again from what is stored.
+    REQUIRE(stop_server(server, loop).value_or(-1) == 0);
+    {
+        SQLite::Database raw(db, SQLite::OPEN_READWRITE);
+        SQLite::Statement update(raw, "UPDATE games SET salt = ? WHERE table_id = ?");
+        update.bind(1, std::string(32, 'f'));
+        update.bind(2, table);
+        REQUIRE(update.exec() == 1);
+    }
+    TestServer after_tamper(flags);
+    const HttpReply tampered = http_get(after_tamper.port(), "/api/games/" + table + "/1");
+    REQUIRE(tampered.status == 200);
+    CHECK(json::parse(tampered.body).at("deal_verified") == false);
+    const HttpReply tampered_record = http_get(after_tamper.port(), "/api/games/" + table + "/1/record");
+    REQUIRE(tampered_record.status == 200);
+    std::ofstream(file) << tampered_record.body;
+    const auto [tampered_code, tampered_out] = sparts_verify(file, commitment);
+    CHECK(tampered_code == 2);
+    CHECK(tampered_out.find("the deal proof fails") != std::string::npos);
 }
