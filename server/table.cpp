@@ -23,6 +23,11 @@ namespace sparts::server {
 namespace net = boost::asio;
 using nlohmann::json;
 
+storage::Millis wall_now() {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+        .count();
+}
+
 namespace {
 
 constexpr std::size_t kMaxSpectators = 256;
@@ -30,11 +35,6 @@ constexpr std::size_t kMaxSpectators = 256;
 Frame share(std::string s) { return std::make_shared<const std::string>(std::move(s)); }
 
 json seat_player(const std::string& id, const std::string& name) { return {{"id", id}, {"name", name}}; }
-
-storage::Millis wall_now() {
-    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
-        .count();
-}
 
 // The event envelope around an already serialized event.
 std::string envelope(const std::string& table, std::uint64_t seq, const std::string& body) {

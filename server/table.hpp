@@ -58,6 +58,9 @@
 
 namespace sparts::server {
 
+// The wall clock in milliseconds since 1970, as the store keeps a step's time.
+storage::Millis wall_now();
+
 class Table : public std::enable_shared_from_this<Table> {
 public:
     using Clock = std::chrono::steady_clock;

@@ -14,15 +14,6 @@ namespace sparts::server {
 namespace net = boost::asio;
 using nlohmann::json;
 
-namespace {
-
-storage::Millis wall_now() {
-    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
-        .count();
-}
-
-}  // namespace
-
 void Table::admin_view(std::function<void(std::optional<AdminView>)> done) {
     net::post(strand_, [self = shared_from_this(), done = std::move(done)] {
         if (self->closed_) return done(std::nullopt);

@@ -408,7 +408,10 @@ TEST_CASE("host_token refuses bad settings at construction and never shows the s
         {"RS256", keys().public_path("rsa_1024")},  // too short
         {"ES256", keys().public_path("ec_p384")},   // another curve
     };
-    for (const auto& [algorithm, path] : unusable) {
+    for (const auto& entry : unusable) {
+        // Not a structured binding: clang 15 cannot capture one (CAPTURE makes a lambda).
+        const auto& algorithm = entry.first;
+        const auto& path = entry.second;
         config = public_key_config(algorithm, "rsa");
         config.public_key_file = path;
         const std::string message = construction_error(config);

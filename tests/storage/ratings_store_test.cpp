@@ -153,7 +153,10 @@ PresetRating stored(Store& store, const std::string& player, const std::string& 
 }
 
 void check_rows(Store& store, const Expected& expected) {
-    for (const auto& [key, want] : expected.rows) {
+    for (const auto& row : expected.rows) {
+        // Not a structured binding: clang 15 cannot capture one (CAPTURE makes a lambda).
+        const auto& key = row.first;
+        const auto& want = row.second;
         CAPTURE(key.first);
         CAPTURE(key.second);
         const PresetRating got = stored(store, key.first, key.second);
