@@ -12,6 +12,7 @@
 #include <fstream>
 #include <memory>
 #include "http_client.hpp"
+#include "support/postgres.hpp"
 #include "test_client.hpp"
 #include "test_server.hpp"
 
@@ -184,3 +185,32 @@ TEST_CASE("e2e: login guests off admits only players who log in, and a server wi
     CHECK(hello_with(c, sign(claims("user-42"))).value("code", "") == "logins_off");
     CHECK(c.hello("Ann").value("type", "") == "ok");
 }
+
+TEST_CASE("e2e: login on PostgreSQL: the account is the same player after a restart, and quick play seats it") {
+    sparts::test::TempPgDatabase pg("e2elogin");
+    auto flags = login_flags(secret_file("login-pg"));
+    flags.insert(flags.end(), {"--database", pg.url(), "--quick-play-wait-ms", "200", "--bot-delay-ms", "0"});
+    std::string player, table;
+    {
+        TestServer server(flags);
+        EventLoop loop;
+        TestClient c(loop, server.port(), "login-pg");
+        const json hello = hello_with(c, sign(claims("pg-user")));
+        REQUIRE(hello.value("type", "") == "ok");
+        player = hello.at("player").get<std::string>();
+        // Quick play on this backend too: alone, seated with bots after the wait.
+        c.request_ok({{"type", "quick_play"}, {"preset", "spades"}});
+        const json m = c.wait_for([](const json& f) { return f.value("type", "") == "quick_play_matched"; }, "matched");
+        table = m.at("table").get<std::string>();
+        CHECK(m.at("seat") == 0);
+        REQUIRE(stop_server(server, loop).value_or(-1) == 0);
+    }
+    TestServer server(flags);
+    EventLoop loop;
+    TestClient back(loop, server.port(), "login-pg-back");
+    const json hello = hello_with(back, sign(claims("pg-user")));
+    REQUIRE(hello.value("type", "") == "ok");
+    CHECK(hello.at("player") == player);
+    CHECK(hello.at("seats") == json::array({{{"table", table}, {"seat", 0}}}));
+}
+
