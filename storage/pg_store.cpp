@@ -423,15 +423,20 @@ private:
             conn_.next_result();  // the sync
             conn_.exit_pipeline();
         } catch (const pg::Error&) {
-            if (conn_.ok()) {
-                conn_.skip_to_sync();
-                conn_.exit_pipeline();
-                try {
-                    conn_.exec("ROLLBACK");
-                } catch (const pg::Error&) {
-                }
-            }
+            abandon_pipeline();
             throw;
+        }
+    }
+
+    // After a failure inside a pipeline: out of it, and the transaction rolled back, while the
+    // connection lives (a broken one is replaced by the caller).
+    void abandon_pipeline() {
+        if (!conn_.ok()) return;
+        conn_.skip_to_sync();
+        conn_.exit_pipeline();
+        try {
+            conn_.exec("ROLLBACK");
+        } catch (const pg::Error&) {
         }
     }
 
@@ -447,14 +452,7 @@ private:
             conn_.next_result();  // the sync
             conn_.exit_pipeline();
         } catch (const pg::Error&) {
-            if (conn_.ok()) {
-                conn_.skip_to_sync();
-                conn_.exit_pipeline();
-                try {
-                    conn_.exec("ROLLBACK");
-                } catch (const pg::Error&) {
-                }
-            }
+            abandon_pipeline();
             throw;
         }
     }

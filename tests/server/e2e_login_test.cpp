@@ -12,6 +12,7 @@
 #include <fstream>
 #include <memory>
 #include "http_client.hpp"
+#include "jwt_signing.hpp"
 #include "support/postgres.hpp"
 #include "test_client.hpp"
 #include "test_server.hpp"
@@ -29,15 +30,7 @@ std::int64_t now_seconds() {
 }
 
 std::string sign(const json& claims, const std::string& key = kSecret, jwt_alg_t alg = JWT_ALG_HS256) {
-    jwt_t* raw = nullptr;
-    REQUIRE(jwt_new(&raw) == 0);
-    const std::unique_ptr<jwt_t, decltype(&jwt_free)> jwt(raw, &jwt_free);
-    REQUIRE(jwt_add_grants_json(jwt.get(), claims.dump().c_str()) == 0);
-    const auto* bytes = key.empty() ? nullptr : reinterpret_cast<const unsigned char*>(key.data());
-    REQUIRE(jwt_set_alg(jwt.get(), alg, bytes, static_cast<int>(key.size())) == 0);
-    const std::unique_ptr<char, decltype(&std::free)> token(jwt_encode_str(jwt.get()), &std::free);
-    REQUIRE(token);
-    return token.get();
+    return sparts::test::sign_jwt(alg, key, claims);
 }
 
 json claims(const std::string& sub, const std::string& name = "Alice") {

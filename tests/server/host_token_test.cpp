@@ -18,6 +18,7 @@
 #include <string>
 #include <thread>
 #include <vector>
+#include "jwt_signing.hpp"
 #include "server/host_token.hpp"
 
 using namespace sparts::server;
@@ -81,16 +82,7 @@ const Keys& keys() {
 }
 
 std::string sign(jwt_alg_t alg, const std::string& key, const json& claims) {
-    jwt_t* raw = nullptr;
-    REQUIRE(jwt_new(&raw) == 0);
-    const std::unique_ptr<jwt_t, decltype(&jwt_free)> jwt(raw, &jwt_free);
-    REQUIRE(jwt_add_grants_json(jwt.get(), claims.dump().c_str()) == 0);
-    // libjwt refuses a key with alg none, even an empty one that is not null.
-    const auto* bytes = key.empty() ? nullptr : reinterpret_cast<const unsigned char*>(key.data());
-    REQUIRE(jwt_set_alg(jwt.get(), alg, bytes, static_cast<int>(key.size())) == 0);
-    const std::unique_ptr<char, decltype(&std::free)> token(jwt_encode_str(jwt.get()), &std::free);
-    REQUIRE(token);
-    return token.get();
+    return sparts::test::sign_jwt(alg, key, claims);
 }
 
 json good_claims() {
