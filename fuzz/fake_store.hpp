@@ -29,6 +29,7 @@ public:
     std::vector<storage::OpenTableState> open_tables() override { return {}; }
     std::uint64_t last_table_number() override { return 2; }
     std::vector<storage::StoredBan> bans() override { return {}; }
+    std::vector<storage::PendingWebhook> pending_webhooks(std::size_t) override { return {}; }
     storage::ArchivePage list_games(const storage::ArchiveQuery& query) override;
     std::optional<storage::ArchivedGame> load_game(const std::string& table, int game) override;
     storage::LeaderboardPage leaderboard(const storage::LeaderboardQuery&) override { return {}; }

@@ -68,14 +68,21 @@ Body hello_from(const json& j) {
     if (!name->is_string() || !valid_display_name(name->get_ref<const std::string&>())) return expected("name", kName, *name);
     h.name = name->get<std::string>();
     if (const json* t = member(j, "token")) {
-        if (!t->is_string() || t->get_ref<const std::string&>().size() > 128)
-            return expected("token", "a player token from an earlier hello (a string)", *t);
+        // Tokens and logins are secrets: a refusal says what is wrong with one, never quotes it.
+        if (!t->is_string()) return expected("token", "a player token from an earlier hello (a string)", *t);
+        if (t->get_ref<const std::string&>().size() > 128)
+            return ParseError{"token", "expected a player token from an earlier hello, got a string of " +
+                                           std::to_string(t->get_ref<const std::string&>().size()) +
+                                           " bytes (a token is 32)"};
         h.token = t->get<std::string>();
     }
     if (const json* l = member(j, "login")) {
-        if (!l->is_string() || l->get_ref<const std::string&>().empty() ||
-            l->get_ref<const std::string&>().size() > kMaxLoginLength)
+        if (!l->is_string() || l->get_ref<const std::string&>().empty())
             return expected("login", "a login your host's site gave you (a JWT, at most 4096 characters)", *l);
+        if (l->get_ref<const std::string&>().size() > kMaxLoginLength)
+            return ParseError{"login", "expected a login your host's site gave you (a JWT, at most " +
+                                           std::to_string(kMaxLoginLength) + " characters), got a string of " +
+                                           std::to_string(l->get_ref<const std::string&>().size()) + " bytes"};
         if (h.token) return ParseError{"login", "give a login or a token, not both"};
         h.login = l->get<std::string>();
     }
@@ -87,7 +94,9 @@ Body hello_from(const json& j) {
 }
 
 Body list_tables_from(const json& j) {
-    if (auto e = refuse_unknown_members(j, "a list_tables request", {"type", "id", "preset", "seats", "open"})) return *e;
+    if (auto e = refuse_unknown_members(j, "a list_tables request",
+                                        {"type", "id", "preset", "seats", "open", "limit", "after"}))
+        return *e;
     ListTables l;
     if (const json* p = member(j, "preset")) {
         constexpr const char* kPreset = "a preset name: bga-sparts, sparts, spartsel, spades or worldwinner-spades";
@@ -104,6 +113,26 @@ Body list_tables_from(const json& j) {
     if (const json* o = member(j, "open")) {
         if (!o->is_boolean()) return expected("open", "true (only tables with a free seat) or false (all)", *o);
         l.open_only = o->get<bool>();
+    }
+    if (const json* n = member(j, "limit")) {
+        auto limit = whole_number(*n, 1, kListTablesMaxLimit, "a number of tables from 1 to 100");
+        if (!limit) return inside("limit", limit.error());
+        l.limit = static_cast<int>(*limit);
+    }
+    if (const json* a = member(j, "after")) {
+        // The `next` of an earlier reply: a table id ("t42"); the list goes on from the table after it.
+        constexpr const char* kCursor = "the next of an earlier list_tables reply (a table id such as \"t42\")";
+        if (!a->is_string()) return expected("after", kCursor, *a);
+        const std::string& t = a->get_ref<const std::string&>();
+        std::uint64_t number = 0;
+        bool digits = t.size() >= 2 && t.size() <= 20 && t[0] == 't' && t[1] != '0';
+        for (std::size_t i = 1; digits && i < t.size(); ++i) {
+            if (t[i] < '0' || t[i] > '9') digits = false;
+            else if (number > (UINT64_MAX - 9) / 10) digits = false;
+            else number = number * 10 + static_cast<std::uint64_t>(t[i] - '0');
+        }
+        if (!digits) return expected("after", kCursor, *a);
+        l.after = number;
     }
     return RequestBody{l};
 }

@@ -37,10 +37,14 @@ struct Hello {
     // line: the server then joins what it has queued for the connection.
     bool batch = false;
 };
+inline constexpr int kListTablesDefaultLimit = 50;
+inline constexpr int kListTablesMaxLimit = 100;
 struct ListTables {
     std::optional<Preset> preset;
     std::optional<int> seats;
     bool open_only = true;  // only tables with a free seat and no game running
+    int limit = kListTablesDefaultLimit;  // at most this many tables in the reply
+    std::uint64_t after = 0;              // the cursor: tables numbered after this one (0: from the first)
 };
 struct CreateTable {
     Ruleset rules;

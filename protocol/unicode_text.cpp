@@ -44,7 +44,20 @@ bool is_invisible_character(long c) {
            (c >= 0x202F && c <= 0x202F) || (c >= 0x205F && c <= 0x2064) || c == 0x3000 ||
            c == 0x3164 || c == 0xFEFF || c == 0xFFA0 || (c >= 0xFE00 && c <= 0xFE0F) ||
            (c >= 0xE0000 && c <= 0xE007F) || (c >= 0xE0100 && c <= 0xE01EF) ||
-           c == 0x2800;  // the blank Braille pattern, a favourite "empty" name
+           c == 0x2800 ||  // the blank Braille pattern, a favourite "empty" name
+           // Format characters (Unicode's Cf) that show nothing where they stand: the deprecated
+           // shaping controls, Mongolian free variation selectors, musical and Egyptian hieroglyph
+           // formatting, Arabic and Syriac prepended marks, the shorthand format controls.
+           (c >= 0x206A && c <= 0x206F) || (c >= 0x180B && c <= 0x180F) || (c >= 0x1D173 && c <= 0x1D17A) ||
+           (c >= 0x13430 && c <= 0x1343F) || (c >= 0x0600 && c <= 0x0605) || c == 0x06DD || c == 0x070F ||
+           c == 0x0890 || c == 0x0891 || c == 0x08E2 || c == 0x110BD || c == 0x110CD ||
+           (c >= 0x1BCA0 && c <= 0x1BCA3) || (c >= 0xFFF0 && c <= 0xFFF8);
+}
+
+bool is_emoji_character(long c) {
+    return (c >= 0x1F000 && c <= 0x1FAFF) || (c >= 0x2600 && c <= 0x27BF) || (c >= 0x2300 && c <= 0x23FF) ||
+           (c >= 0x2B00 && c <= 0x2BFF) || c == 0x00A9 || c == 0x00AE || c == 0x203C || c == 0x2049 ||
+           c == 0x2122 || c == 0x2139 || (c >= 0x2194 && c <= 0x21AA);
 }
 
 bool is_space_character(long c) {

@@ -18,8 +18,12 @@ long next_code_point(std::string_view s, std::size_t& i);
 bool is_control_character(long c);
 
 // Shows nothing by itself: spaces, zero-width characters, fillers, variation
-// selectors, tags, the blank Braille pattern.
+// selectors, tags, the blank Braille pattern, format characters (Cf).
 bool is_invisible_character(long c);
+
+// A pictograph that emoji sequences join (the zero-width joiner between two of
+// them, a variation selector after one): for names, which allow those alone.
+bool is_emoji_character(long c);
 
 // White space that may start or end a text without meaning anything.
 bool is_space_character(long c);

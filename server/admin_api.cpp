@@ -419,17 +419,20 @@ bool AdminApi::is_admin_path(std::string_view path) { return path == "/admin" ||
 void AdminApi::handle(const Request& req, const std::string& client, std::function<void(AdminAnswer)> respond) {
     const std::string_view target = req.target();
     const std::string_view path = target.substr(0, target.find('?'));
-    if (failures_.exhausted(client)) {
-        hub_.metrics.refused_admin_auth.fetch_add(1, std::memory_order_relaxed);
-        AdminAnswer a = error(http::status::too_many_requests, "rate_limited",
-                              "more than " + std::to_string(hub_.config.admin_auth_failures_per_minute) +
-                                  " admin requests with a wrong or missing token a minute from this address: try again later");
-        a.headers.emplace_back(http::field::retry_after,
-                               std::to_string(std::max(1, 60 / hub_.config.admin_auth_failures_per_minute)));
-        return respond(std::move(a));
-    }
+    // The token is compared first: the limit counts and refuses failures only, so that nobody who shares
+    // the operator's address (a NAT, an office) can lock the operator out with a few wrong tokens.
     const auto token = bearer_token(req[http::field::authorization]);
     if (!token || !token_.matches(*token)) {
+        if (failures_.exhausted(client)) {
+            hub_.metrics.refused_admin_auth.fetch_add(1, std::memory_order_relaxed);
+            AdminAnswer a = error(http::status::too_many_requests, "rate_limited",
+                                  "more than " + std::to_string(hub_.config.admin_auth_failures_per_minute) +
+                                      " admin requests with a wrong or missing token a minute from this address: try "
+                                      "again later");
+            a.headers.emplace_back(http::field::retry_after,
+                                   std::to_string(std::max(1, 60 / hub_.config.admin_auth_failures_per_minute)));
+            return respond(std::move(a));
+        }
         failures_.allow(client);  // counts the failure
         hub_.metrics.admin_auth_failures.fetch_add(1, std::memory_order_relaxed);
         spdlog::warn("admin: {} {} from {}: {} token, refused", std::string(http::to_string(req.method())), shown(path),

@@ -198,8 +198,20 @@ const std::vector<Setting>& settings() {
         text("webhook-url", "POST each finished game's summary to this http:// or https:// URL", &C::webhook_url),
         text("webhook-secret-file", "the webhook's HMAC-SHA-256 key, in a file (needed with --webhook-url)",
              &C::webhook_secret_file),
+        number("webhook-concurrency", "game-over summaries posted to the webhook at once (1: in the order the games ended)",
+               &C::webhook_concurrency, 1, 64),
+        number("webhook-queue",
+               "game-over summaries held in memory for the webhook; more wait in the database (without one: the "
+               "oldest is dropped)",
+               &C::webhook_queue, 1, 1000000),
         number("quick-play-wait-ms", "quick play: after this wait, bots fill the seats nobody came for",
                &C::quick_play_wait_ms, 0, 3600000),
+        choice(
+            "quick-play-while-seated",
+            "on: a player seated at a game in progress may queue for another by quick play; off: it plays that one out "
+            "(or leaves its seat) first",
+            {"on", "off"}, [](C& c, const std::string& v) { c.quick_play_while_seated = v == "on"; },
+            [](const C& c) { return std::string(c.quick_play_while_seated ? "on" : "off"); }),
         number("turn-seconds", "default turn time limit of a new table, 0 for none", &C::turn_seconds, 0, 3600),
         number("absent-after", "turns missed in a row before a seat is marked absent", &C::absent_after_missed_turns,
                1, 1000),

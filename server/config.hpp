@@ -49,6 +49,7 @@ struct Config {
     int absent_after_missed_turns = 3;
     int table_grace_seconds = 120;    // a table with no human connected is closed after this
     int quick_play_wait_ms = 20000;   // quick play: bots fill the seats of a table after its first player waited this long
+    bool quick_play_while_seated = false;  // quick play: may a player seated at a game in progress queue for another
     int bot_delay_ms = 400;           // how long a bot (or an absent seat) waits before playing
     int bot_budget_ms = 50;           // how long a strong bot may think a move (on the bot threads)
     std::string absent_bot_level = "basic";  // the bot of a timed-out, absent or left seat
@@ -69,6 +70,8 @@ struct Config {
 
     // The game-over webhook (server/README.md, "The game-over webhook").
     std::string webhook_url;              // empty: none
+    int webhook_concurrency = 4;       // game-over summaries in flight to the receiver at once
+    int webhook_queue = 1000;          // game-over summaries held in memory (more wait in the database)
     std::string webhook_secret_file;      // the HMAC-SHA-256 key, in a file
 
     // Many nodes on one PostgreSQL database (server/README.md, "Many nodes").

@@ -14,13 +14,14 @@ Ticket& Ticket::operator=(Ticket&& other) noexcept {
         limits_ = std::exchange(other.limits_, nullptr);
         address_ = std::move(other.address_);
         refusal_ = other.refusal_;
+        refusal_id_ = other.refusal_id_;
     }
     return *this;
 }
 
 void Ticket::reset() {
     if (limits_ && refusal_)
-        limits_->refusing_.fetch_sub(1, std::memory_order_relaxed);
+        limits_->end_refusal(refusal_id_);
     else if (limits_)
         limits_->release(address_);
     limits_ = nullptr;
@@ -75,11 +76,49 @@ int ConnectionLimits::total_limit() const {
 }
 
 Ticket ConnectionLimits::refusal() {
-    if (refusing_.fetch_add(1, std::memory_order_relaxed) >= kMaxRefusing) {
-        refusing_.fetch_sub(1, std::memory_order_relaxed);
-        return {};
+    std::function<void()> cut;
+    std::uint64_t id = 0;
+    {
+        std::lock_guard lock(mutex_);
+        if (refusing_.size() >= kMaxRefusing) {
+            // Full: the oldest that still waits for its request gives way (its place passes to this one).
+            auto oldest = std::find_if(refusing_.begin(), refusing_.end(), [](const auto& r) { return bool(r.second); });
+            if (oldest == refusing_.end()) return {};
+            cut = std::move(oldest->second);
+            refusing_.erase(oldest);
+        }
+        id = ++next_refusal_;
+        refusing_.emplace(id, nullptr);
     }
-    return Ticket(this, {}, true);
+    if (cut) cut();
+    return Ticket(this, {}, true, id);
+}
+
+void ConnectionLimits::watch(const Ticket& refusal, std::function<void()> cut) {
+    if (refusal.limits_ != this || !refusal.refusal_) return;
+    std::lock_guard lock(mutex_);
+    if (auto it = refusing_.find(refusal.refusal_id_); it != refusing_.end()) it->second = std::move(cut);
+}
+
+void ConnectionLimits::settle(const Ticket& refusal) {
+    if (refusal.limits_ != this || !refusal.refusal_) return;
+    std::function<void()> dropped;
+    std::lock_guard lock(mutex_);
+    if (auto it = refusing_.find(refusal.refusal_id_); it != refusing_.end()) dropped = std::exchange(it->second, nullptr);
+}
+
+void ConnectionLimits::end_refusal(std::uint64_t id) {
+    std::function<void()> dropped;  // destroyed outside the lock: it may hold the last reference to a session
+    std::lock_guard lock(mutex_);
+    if (auto it = refusing_.find(id); it != refusing_.end()) {
+        dropped = std::move(it->second);
+        refusing_.erase(it);
+    }
+}
+
+int ConnectionLimits::refusing() const {
+    std::lock_guard lock(mutex_);
+    return static_cast<int>(refusing_.size());
 }
 
 }  // namespace sparts::server

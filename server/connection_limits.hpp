@@ -11,7 +11,9 @@
 // client's address too, and a WebSocket upgraded through the proxy (named by
 // X-Forwarded-For) is counted against the client's address.
 #pragma once
-#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <map>
 #include <mutex>
 #include <string>
 #include <unordered_map>
@@ -27,7 +29,8 @@ class Ticket {
     Ticket(Ticket&& other) noexcept
         : limits_(std::exchange(other.limits_, nullptr)),
           address_(std::move(other.address_)),
-          refusal_(other.refusal_) {}
+          refusal_(other.refusal_),
+          refusal_id_(other.refusal_id_) {}
     Ticket& operator=(Ticket&& other) noexcept;
     Ticket(const Ticket&) = delete;
     Ticket& operator=(const Ticket&) = delete;
@@ -40,11 +43,12 @@ class Ticket {
 
   private:
     friend class ConnectionLimits;
-    Ticket(ConnectionLimits* limits, std::string address, bool refusal)
-        : limits_(limits), address_(std::move(address)), refusal_(refusal) {}
+    Ticket(ConnectionLimits* limits, std::string address, bool refusal, std::uint64_t refusal_id = 0)
+        : limits_(limits), address_(std::move(address)), refusal_(refusal), refusal_id_(refusal_id) {}
     ConnectionLimits* limits_ = nullptr;
     std::string address_;   // empty: counted in the total only
     bool refusal_ = false;  // holds one of the few places for refusals in flight
+    std::uint64_t refusal_id_ = 0;
 };
 
 class ConnectionLimits {
@@ -66,18 +70,32 @@ class ConnectionLimits {
     // A place for a connection refused at the door that is still being
     // answered (a 503, or a WebSocket close 4003), or an empty ticket: they are
     // few, so that a flood cannot hold file descriptors by being refused slowly.
+    // When they are all taken, the oldest refusal still waiting for its request
+    // (watch()) is cut short to make room, so that silent connections cannot
+    // hold them all: a liveness probe's request arrives with its connection and
+    // is answered at once, whatever the flood (/healthz answers 200 even to a
+    // refused connection). Empty only when every place is answering a request.
     Ticket refusal();
+    // While `refusal` waits for its request, `cut` may be called (from any
+    // thread, once) to close its connection and give its place to a newer one.
+    void watch(const Ticket& refusal, std::function<void()> cut);
+    // The request of `refusal` has arrived: it is answered, never cut short.
+    void settle(const Ticket& refusal);
+    int refusing() const;
 
   private:
     friend class Ticket;
     void release(const std::string& address);
+    void end_refusal(std::uint64_t id);
 
     mutable std::mutex mutex_;
     std::unordered_map<std::string, int> by_address_;
     int total_ = 0;
     int per_address_;
     int total_limit_;
-    std::atomic<int> refusing_{0};
+    // The refusals in flight, oldest first, each with how to cut it short while it may be.
+    std::map<std::uint64_t, std::function<void()>> refusing_;
+    std::uint64_t next_refusal_ = 0;
 };
 
 }  // namespace sparts::server

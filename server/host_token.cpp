@@ -1,6 +1,7 @@
 #include "server/host_token.hpp"
 
 #include <jwt.h>
+#include "protocol/json_text.hpp"
 #include <openssl/err.h>
 #include <openssl/evp.h>
 #include <openssl/pem.h>
@@ -64,6 +65,35 @@ bool compact_form(std::string_view token) {
         dots += c == '.';
     }
     return dots == 2;
+}
+
+// Base64url without padding, as a JWT's parts are; nothing for anything else.
+std::optional<std::string> base64url_decoded(std::string_view part) {
+    std::string text(part);
+    for (char& c : text) c = c == '-' ? '+' : c == '_' ? '/' : c;
+    if (text.size() % 4 == 1) return std::nullopt;
+    while (text.size() % 4 != 0) text += '=';
+    std::string out(text.size() / 4 * 3, '\0');
+    const int n = EVP_DecodeBlock(reinterpret_cast<unsigned char*>(out.data()),
+                                  reinterpret_cast<const unsigned char*>(text.data()), static_cast<int>(text.size()));
+    if (n < 0) return std::nullopt;
+    out.resize(static_cast<std::size_t>(n) - (part.size() % 4 == 2 ? 2 : part.size() % 4 == 3 ? 1 : 0));
+    return out;
+}
+
+// Whether the token's header and claims are each one JSON object with no member named twice. libjwt reads
+// them with jansson, which keeps the last of two same-named members; our own parser (and the host's, perhaps)
+// refuses them or keeps the first: a token two readers would read differently is not one to trust.
+bool strict_json_parts(std::string_view token) {
+    const auto first = token.find('.');
+    const auto second = token.find('.', first + 1);
+    for (const std::string_view part : {token.substr(0, first), token.substr(first + 1, second - first - 1)}) {
+        const auto text = base64url_decoded(part);
+        if (!text) return false;
+        const auto parsed = parse_json_text(*text);
+        if (!parsed || !parsed->is_object()) return false;
+    }
+    return true;
 }
 
 std::optional<json> claims_of(jwt_t* jwt) {
@@ -220,7 +250,7 @@ HostTokenVerifier::HostTokenVerifier(const HostTokenConfig& config)
 
 Outcome<HostIdentity, HostTokenError> HostTokenVerifier::verify(std::string_view token,
                                                                 std::int64_t now_seconds) const {
-    if (token.size() > kHostTokenMaxBytes || !compact_form(token))
+    if (token.size() > kHostTokenMaxBytes || !compact_form(token) || !strict_json_parts(token))
         return HostTokenError::token_malformed;
     const std::string text(token);
     const JwtPtr jwt = jwt_decode_with(text, key_);

@@ -3,7 +3,9 @@
 #include <boost/asio/dispatch.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/read.hpp>
+#include <boost/asio/write.hpp>
 #include <boost/beast/websocket.hpp>
+#include <boost/range/iterator_range.hpp>
 #include <spdlog/spdlog.h>
 #include "server/admin_api.hpp"
 #include "server/archive_reader.hpp"
@@ -23,6 +25,20 @@ namespace http = beast::http;
 namespace {
 
 constexpr std::string_view kJson = "application/json";
+
+// Every X-Forwarded-For line of the request as one list, in order (RFC 9110 §5.3: a field sent
+// on several lines is the same as one line of their values joined by commas). A proxy that adds a
+// line of its own rather than extending the client's (HAProxy's `option forwardfor`) puts the
+// address it saw last, where the right-most entry is read from; the first line alone would be the
+// client's own say.
+std::string forwarded_for(const HttpSession::Request& req) {
+    std::string joined;
+    for (const auto& line : boost::make_iterator_range(req.equal_range("X-Forwarded-For"))) {
+        if (!joined.empty()) joined += ',';
+        joined += line.value();
+    }
+    return joined;
+}
 
 // The path of a target, without its query string.
 std::string_view path_of(std::string_view target) { return target.substr(0, target.find('?')); }
@@ -61,9 +77,23 @@ void HttpSession::run() {
 }
 
 void HttpSession::start() {
+    if (!ticket_.admitted()) watch_refusal();
     // Only a trusted proxy may name a client: from anyone else the first bytes are HTTP.
     if (hub_.config.proxy_protocol && hub_.trusted_proxies.trusts(peer_)) return read_proxy_header();
     do_read();
+}
+
+void HttpSession::watch_refusal() {
+    // Until its request arrives, a refused connection may be cut short to make room for a newer refusal: silent
+    // connections cannot keep a probe's from being answered.
+    hub_.connections.watch(ticket_, [weak = weak_from_this(), executor = stream_.get_executor()] {
+        net::post(executor, [weak] {
+            if (auto self = weak.lock()) {
+                beast::error_code ignored;
+                self->stream_.socket().close(ignored);
+            }
+        });
+    });
 }
 
 // A refused connection gets a short one.
@@ -113,6 +143,7 @@ void HttpSession::use_proxy_header() {
         hub_.metrics.refused_connections.fetch_add(1, std::memory_order_relaxed);
         ticket_ = hub_.connections.refusal();
         if (!ticket_) return;  // too many refusals in flight: closed without a word
+        watch_refusal();
     }
     do_read();
 }
@@ -130,7 +161,48 @@ void HttpSession::do_read() {
     // The whole request, headers and body, within the deadline: a sender that
     // trickles a byte at a time is cut off all the same.
     stream_.expires_after(request_deadline());
+    http::async_read_header(stream_, buffer_, *parser_,
+                            beast::bind_front_handler(&HttpSession::on_header, shared_from_this()));
+}
+
+void HttpSession::on_header(beast::error_code ec, std::size_t) {
+    if (ec) return on_read(ec, 0);
+    const auto& req = parser_->get();
+    // RFC 9112: HTTP/1.0 and 1.1 are what a request on this port may be (a client of HTTP/2 starts with its
+    // preface, which is no HTTP/1 request at all).
+    if (req.version() != 10 && req.version() != 11)
+        return refuse_request(http::status::http_version_not_supported, "HTTP/1.1 only\n");
+    // RFC 9112 §6.3: a request whose last transfer coding is not chunked has no length the server can know:
+    // read to the end of the connection, it would swallow every request pipelined behind it.
+    if (req.count(http::field::transfer_encoding) != 0 && !parser_->chunked())
+        return refuse_request(http::status::bad_request, "a request's last transfer coding must be chunked\n");
+    if (parser_->is_done()) return on_read({}, 0);
+    // A client that waits for leave to send its body (Expect: 100-continue) gets it at once: every body this
+    // server takes is small and read whole under the request's deadline.
+    if (beast::iequals(req[http::field::expect], "100-continue")) {
+        static constexpr std::string_view kContinue = "HTTP/1.1 100 Continue\r\n\r\n";
+        return net::async_write(stream_, net::buffer(kContinue.data(), kContinue.size()),
+                                [self = shared_from_this()](beast::error_code e, std::size_t) {
+                                    if (e) return;
+                                    self->read_body();
+                                });
+    }
+    read_body();
+}
+
+void HttpSession::read_body() {
     http::async_read(stream_, buffer_, *parser_, beast::bind_front_handler(&HttpSession::on_read, shared_from_this()));
+}
+
+void HttpSession::refuse_request(http::status status, std::string body) {
+    // What follows a request the server could not read cannot be read either: answered, then closed.
+    Response res{status, 11};
+    res.set(http::field::server, "sparts-server");
+    res.set(http::field::content_type, "text/plain");
+    res.body() = std::move(body);
+    res.keep_alive(false);
+    head_ = false;
+    write(std::move(res));
 }
 
 void HttpSession::on_read(beast::error_code ec, std::size_t) {
@@ -139,12 +211,34 @@ void HttpSession::on_read(beast::error_code ec, std::size_t) {
         return;
     }
     if (ec) {
-        if (ec != beast::error::timeout && ec != net::error::operation_aborted)
-            spdlog::debug("http: read: {}", ec.message());
-        return;
+        if (ec == beast::error::timeout || ec == net::error::operation_aborted || ec == net::error::eof ||
+            ec == net::error::connection_reset || ec == http::error::partial_message)
+            return;
+        spdlog::debug("http: {}: read: {}", peer_, ec.message());
+        // A request that is not HTTP as RFC 9112 has it gets a status that says why, then the connection closes.
+        if (ec == http::error::header_limit) return refuse_request(http::status::request_header_fields_too_large,
+                                                                   "the request's headers are over 8 KiB\n");
+        if (ec == http::error::body_limit)
+            return refuse_request(http::status::payload_too_large, "the request's body is over 8 KiB\n");
+        if (ec == http::error::bad_version)
+            return refuse_request(http::status::http_version_not_supported, "HTTP/1.1 only\n");
+        return refuse_request(http::status::bad_request, "a malformed request\n");
     }
     Request req = parser_->release();
+    hub_.connections.settle(ticket_);  // a refusal with its request in hand is answered, never cut short
     hub_.metrics.http_requests.fetch_add(1, std::memory_order_relaxed);
+    head_ = req.method() == http::verb::head;
+    // RFC 9112 §3.2.2: a server takes a request in absolute form ("http://host/path", as sent to a proxy) as
+    // its path.
+    if (const std::string_view t = req.target(); !t.empty() && t.front() != '/' && t != "*") {
+        if (const auto scheme = t.find("://"); scheme != std::string_view::npos) {
+            const std::string_view rest = t.substr(scheme + 3);
+            const auto slash = rest.find_first_of("/?");
+            std::string path = slash == std::string_view::npos ? "/" : std::string(rest.substr(slash));
+            if (path.front() == '?') path.insert(0, "/");
+            req.target(path);
+        }
+    }
     const std::string target = printable(req.target());
     try {
         handle(std::move(req));
@@ -163,7 +257,7 @@ void HttpSession::on_read(beast::error_code ec, std::size_t) {
 void HttpSession::handle(Request req) {
     // Named by the PROXY header, or else by X-Forwarded-For from a trusted proxy, or else the peer.
     const std::string client =
-        proxied_ ? *proxied_ : client_address(peer_, req["X-Forwarded-For"], hub_.trusted_proxies);
+        proxied_ ? *proxied_ : client_address(peer_, forwarded_for(req), hub_.trusted_proxies);
     if (beast::websocket::is_upgrade(req)) {
         // A query string is the client's business (a cache buster, a version): /ws?v=2 is /ws.
         if (path_of(req.target()) != "/ws")
@@ -291,6 +385,13 @@ void HttpSession::answer_admin(const Request& req, const std::string& client) {
 
 void HttpSession::write(Response res) {
     res.prepare_payload();
+    // A HEAD answer is the GET's headers, its Content-Length included, and no body: a byte of body would be
+    // read by a keep-alive client or proxy as the start of the next response.
+    if (head_) {
+        const auto length = res.body().size();
+        res.body().clear();
+        res.content_length(length);
+    }
     response_ = std::make_shared<Response>(std::move(res));
     // The answer has its own deadline: a client that does not read it is dropped.
     stream_.expires_after(std::chrono::seconds(std::max(10, hub_.config.http_request_seconds)));

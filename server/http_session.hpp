@@ -3,6 +3,13 @@
 // place that takes POST and DELETE: admin_api.hpp) and hands a WebSocket
 // upgrade on /ws to a Session.
 //
+// Requests are HTTP/1.1 as RFC 9112 has it: one that is not (headers over
+// 8 KiB, a malformed line, a version other than 1.0 or 1.1, a last transfer
+// coding other than chunked) is answered with the status that says so (431,
+// 400, 505) and the connection closed; a target in absolute form is taken as
+// its path; `Expect: 100-continue` is answered 100; a HEAD answer has the
+// GET's headers and no body.
+//
 // Everything a stranger sends is bounded: headers and body (8 KiB each), and
 // the time a request may take to arrive whole (--http-request-seconds, so a
 // slow sender cannot hold a connection open by trickling bytes). The
@@ -47,6 +54,7 @@ public:
 
 private:
     void start();
+    void watch_refusal();
     std::chrono::seconds request_deadline() const;
     void read_proxy_header();
     void on_proxy_fixed(boost::beast::error_code ec, std::size_t bytes);
@@ -54,7 +62,11 @@ private:
     void use_proxy_header();
     void refuse_proxy(const std::string& reason);
     void do_read();
+    void on_header(boost::beast::error_code ec, std::size_t bytes);
+    void read_body();
     void on_read(boost::beast::error_code ec, std::size_t bytes);
+    // Answers a request that cannot be served as HTTP/1.1 with `status`, then closes.
+    void refuse_request(boost::beast::http::status status, std::string body);
     void handle(Request req);
     void upgrade(Request req, const std::string& client);
     void answer_api(const Request& req, const std::string& client);
@@ -73,6 +85,7 @@ private:
     std::optional<std::string> proxied_;
     std::optional<boost::beast::http::request_parser<boost::beast::http::string_body>> parser_;
     std::shared_ptr<Response> response_;
+    bool head_ = false;  // the request being answered is a HEAD: headers only
 };
 
 // A plain-text response to `req`, as the server sends them.

@@ -1,5 +1,6 @@
 #include "server/lobby.hpp"
 
+#include <algorithm>
 #include <set>
 #include <unordered_set>
 #if defined(__GLIBC__)
@@ -271,14 +272,17 @@ void Lobby::list_tables(std::shared_ptr<Session> session, Request request) {
         // Many nodes: every node's tables, from the database (read at most once a second, on
         // the archive threads), with this node's own as it knows them now.
         return net::post(hub_->archive_threads, [this, session = std::move(session), request = std::move(request)]() mutable {
-            std::shared_ptr<const std::vector<TableSummary>> listed;
+            std::shared_ptr<const ListedTables> listed;
             try {
                 listed = cluster_list();
             } catch (const std::exception& e) {
                 spdlog::error("lobby: cannot read the tables of the other nodes: {}", e.what());
             }
             net::post(strand_, [this, session = std::move(session), request = std::move(request), listed = std::move(listed)] {
-                guarded(*hub_, session, request, "list_tables", [&] { answer_list(session, request, listed.get()); });
+                guarded(*hub_, session, request, "list_tables", [&] {
+                    const ListedTables none;
+                    answer_list(session, request, listed ? listed.get() : &none);
+                });
             });
         });
     }
@@ -287,11 +291,41 @@ void Lobby::list_tables(std::shared_ptr<Session> session, Request request) {
     });
 }
 
-std::shared_ptr<const std::vector<TableSummary>> Lobby::cluster_list() {
+namespace {
+// The number of a table id ("t42" -> 42); 0 for an id of another form.
+std::uint64_t table_number(const std::string& id) {
+    if (id.size() < 2 || id.size() > 20 || id[0] != 't') return 0;
+    std::uint64_t n = 0;
+    for (std::size_t i = 1; i < id.size(); ++i) {
+        if (id[i] < '0' || id[i] > '9') return 0;
+        n = n * 10 + static_cast<std::uint64_t>(id[i] - '0');
+    }
+    return n;
+}
+// A reply to list_tables is never larger than this, whatever the limit asked: a page of a hundred tables of
+// ten long names each stays well inside a connection's write queue.
+constexpr std::size_t kMaxListBytes = 64 * 1024;
+}  // namespace
+
+Lobby::Listed Lobby::listing(const TableSummary& t) {
+    return Listed{t.preset, t.seats, t.free_seats() > 0 && t.state != "playing", dump_text(t.to_json())};
+}
+
+void Lobby::put_table(const TableSummary& s) {
+    tables_[s.id] = s;
+    const std::uint64_t number = table_number(s.id);
+    if (s.is_private || number == 0) {
+        public_tables_.erase(number);
+        return;
+    }
+    public_tables_[number] = listing(s);
+}
+
+std::shared_ptr<const Lobby::ListedTables> Lobby::cluster_list() {
     std::lock_guard lock(listed_mutex_);
     const auto now = Clock::now();
     if (listed_ && now - listed_at_ < std::chrono::seconds(1)) return listed_;
-    auto list = std::make_shared<std::vector<TableSummary>>();
+    auto list = std::make_shared<ListedTables>();
     for (const storage::ListedTable& t : hub_->store->listed_tables()) {
         TableSummary s;
         s.id = t.id;
@@ -310,29 +344,65 @@ std::shared_ptr<const std::vector<TableSummary>> Lobby::cluster_list() {
         s.game = t.game;
         s.state = t.game == 0 ? "waiting" : t.playing ? "playing" : "over";
         s.creator = t.creator;
-        list->push_back(std::move(s));
+        if (const std::uint64_t number = table_number(s.id)) (*list)[number] = listing(s);
     }
     listed_ = std::move(list);
     listed_at_ = now;
     return listed_;
 }
 
-void Lobby::answer_list(const std::shared_ptr<Session>& session, const Request& request,
-                        const std::vector<TableSummary>* others) {
+void Lobby::answer_list(const std::shared_ptr<Session>& session, const Request& request, const ListedTables* others) {
     const auto& l = std::get<ListTables>(request.body);
-    json list = json::array();
-    const auto add = [&](const TableSummary& t) {
-        if (t.is_private) return;
-        if (l.preset && *l.preset != t.preset) return;
-        if (l.seats && *l.seats != t.seats) return;
-        if (l.open_only && (t.free_seats() == 0 || t.state == "playing")) return;
-        list.push_back(t.to_json());
+    const auto matches = [&](const Listed& t) {
+        return (!l.preset || *l.preset == t.preset) && (!l.seats || *l.seats == t.seats) && (!l.open_only || t.open);
     };
-    for (const auto& [id, t] : tables_) add(t);
-    if (others)
-        for (const TableSummary& t : *others)
-            if (!tables_.count(t.id)) add(t);
-    session->send(ok_reply(request.id, "list_tables", {{"tables", std::move(list)}}));
+    // The page: the tables after the cursor, in table order, up to the limit and the byte cap; `total` counts
+    // every table the filter takes (a walk over small structs, no JSON).
+    // Half the write queue at most, so that the reply always fits in it beside the table events in flight.
+    // (256 bytes of it for the reply around the tables: its type, id, total and cursor.)
+    const std::size_t max_bytes = std::min(kMaxListBytes, hub_->config.write_queue_bytes / 2) - 256;
+    std::string page;
+    int shown = 0, total = 0;
+    std::uint64_t last = 0;
+    bool more = false;
+    const auto take = [&](std::uint64_t number, const Listed& t) {
+        if (!matches(t)) return;
+        ++total;
+        if (number <= l.after || more) return;
+        if (shown == l.limit || (shown > 0 && page.size() + t.text.size() + 1 > max_bytes)) {
+            more = true;
+            return;
+        }
+        if (shown++ > 0) page += ',';
+        page += t.text;
+        last = number;
+    };
+    if (!others) {
+        for (const auto& [number, t] : public_tables_) take(number, t);
+    } else {
+        // Many nodes: this node's tables as it knows them now, the others' from the database.
+        auto mine = public_tables_.begin();
+        auto theirs = others->begin();
+        while (mine != public_tables_.end() || theirs != others->end()) {
+            if (theirs == others->end() || (mine != public_tables_.end() && mine->first <= theirs->first)) {
+                if (theirs != others->end() && theirs->first == mine->first) ++theirs;
+                take(mine->first, mine->second);
+                ++mine;
+            } else {
+                if (!tables_.count("t" + std::to_string(theirs->first))) take(theirs->first, theirs->second);
+                ++theirs;
+            }
+        }
+    }
+    json fields = {{"total", total}};
+    if (more) fields["next"] = "t" + std::to_string(last);
+    // The reply is put together from the rendered pieces: {"type":"ok",...,"tables":[...]}.
+    std::string text = ok_reply(request.id, "list_tables", std::move(fields));
+    text.pop_back();  // the closing brace
+    text += ",\"tables\":[";
+    text += page;
+    text += "]}";
+    session->send(std::move(text));
 }
 
 void Lobby::create_table(std::shared_ptr<Session> session, PlayerRef player, Request request) {
@@ -355,8 +425,12 @@ void Lobby::create_table(std::shared_ptr<Session> session, PlayerRef player, Req
                     "a player may have " + std::to_string(hub_->config.tables_per_player) +
                         " open tables at once; close or finish one first"));
             const std::string& address = session->address();
-            if (auto n = tables_by_address_.find(address);
-                n != tables_by_address_.end() && n->second >= hub_->config.tables_per_address) {
+            // Players of this address waiting in quick play hold places too.
+            const auto made = tables_by_address_.find(address);
+            const auto queued = queued_by_address_.find(address);
+            if ((made == tables_by_address_.end() ? 0 : made->second) +
+                    (queued == queued_by_address_.end() ? 0 : queued->second) >=
+                hub_->config.tables_per_address) {
                 hub_->metrics.refused_tables_per_address.fetch_add(1, std::memory_order_relaxed);
                 return session->send(error_reply(
                     request.id, "create_table", "too_many_tables_from_address",
@@ -381,10 +455,8 @@ void Lobby::create_table(std::shared_ptr<Session> session, PlayerRef player, Req
             const auto number = static_cast<std::int64_t>(n);
             auto table = std::make_shared<Table>(*hub_, id, number, c.rules, c.is_private, invite,
                                                  turn_seconds, player->id);
-            ++entry.open_tables;
+            count_table(id, player->id, address);
             ++open_tables_;
-            ++tables_by_address_[address];
-            table_address_[id] = address;
             json reply = {
                 {"table", id}, {"ruleset", to_json(c.rules)}, {"turn_seconds", turn_seconds}};
             if (c.is_private) reply["invite"] = invite;
@@ -393,7 +465,7 @@ void Lobby::create_table(std::shared_ptr<Session> session, PlayerRef player, Req
             auto answer = [this, session, table, id,
                            text = ok_reply(request.id, "create_table", std::move(reply))] {
                 net::post(strand_, [this, session, table, id, text] {
-                    tables_[id] = table->initial_summary();
+                    put_table(table->initial_summary());
                     hub_->tables.add(id, table);
                     session->send(text);
                     table->start_grace();  // closed if nobody sits down
@@ -424,9 +496,8 @@ void Lobby::quick_play(std::shared_ptr<Session> session, PlayerRef player, Reque
         guarded(*hub_, session, request, "quick_play", [&] {
             if (hub_->stopping)
                 return session->send(error_reply(request.id, "quick_play", "shutting_down", "the server is shutting down"));
-            if (auto it = quick_players_.find(player->id); it != quick_players_.end() && !it->second.session.expired())
-                return session->send(error_reply(request.id, "quick_play", "already_queued",
-                                                 "you are already waiting for a game: quick_play_cancel first"));
+            if (auto refusal = quick_play_refusal(player, session->address(), request); !refusal.empty())
+                return session->send(refusal);
             if (!hub_->store) return enqueue_quick_player(session, player, std::move(request), 1500);
             // The rating is read off the I/O threads, then the player joins the queue here.
             net::post(hub_->archive_threads, [this, session, player, request = std::move(request)]() mutable {
@@ -448,11 +519,71 @@ void Lobby::quick_play(std::shared_ptr<Session> session, PlayerRef player, Reque
     });
 }
 
+std::string Lobby::quick_play_refusal(const PlayerRef& player, const std::string& address, const Request& request) {
+    auto refuse = [&](const char* code, const std::string& message) {
+        spdlog::info("quick play: {} from {} refused: {}", player->id, address, code);
+        return error_reply(request.id, "quick_play", code, message);
+    };
+    if (auto it = quick_players_.find(player->id); it != quick_players_.end() && !it->second.session.expired())
+        return refuse("already_queued", "you are already waiting for a game: quick_play_cancel first");
+    if (!hub_->config.quick_play_while_seated && seated_at_game(player->id))
+        return refuse("already_playing",
+                      "you are seated at a game in progress: play it out, or leave your seat, before you look for another");
+    // A player who waits again after its last connection went away gives back the places it held as it waits again.
+    const auto again = quick_players_.find(player->id);
+    const int queued_self = again != quick_players_.end() && again->second.address == address ? 1 : 0;
+    const auto hash = token_by_player_.find(player->id);
+    if (hash != token_by_player_.end() && players_[hash->second].open_tables >= hub_->config.tables_per_player)
+        return refuse("too_many_tables", "a player may be at " + std::to_string(hub_->config.tables_per_player) +
+                                             " open tables at once (made or matched); close or finish one first");
+    const auto counted = [&](const std::unordered_map<std::string, int>& m) {
+        const auto it = m.find(address);
+        return it == m.end() ? 0 : it->second;
+    };
+    if (counted(tables_by_address_) + counted(queued_by_address_) - queued_self >= hub_->config.tables_per_address) {
+        hub_->metrics.refused_tables_per_address.fetch_add(1, std::memory_order_relaxed);
+        return refuse("too_many_tables_from_address",
+                      "this address has " + std::to_string(hub_->config.tables_per_address) +
+                          " open tables and players waiting for one, as many as one address may; finish a game first");
+    }
+    if (open_tables_ >= hub_->config.max_tables) {
+        hub_->metrics.refused_tables_total.fetch_add(1, std::memory_order_relaxed);
+        return refuse("server_full", "the server has as many open tables as it takes; join one, or try later");
+    }
+    return {};
+}
+
+bool Lobby::seated_at_game(const std::string& player) const {
+    for (const auto& [id, t] : tables_) {
+        if (t.state != "playing") continue;
+        for (int s = 0; s < t.seats; ++s)
+            if (t.seat_players[static_cast<std::size_t>(s)] == player) return true;
+    }
+    return false;
+}
+
+void Lobby::count_table(const std::string& id, const std::string& player, const std::string& address) {
+    if (auto hash = token_by_player_.find(player); hash != token_by_player_.end()) {
+        ++players_[hash->second].open_tables;
+        table_players_[id].push_back(player);
+    }
+    auto& addresses = table_addresses_[id];
+    if (std::find(addresses.begin(), addresses.end(), address) != addresses.end()) return;
+    addresses.push_back(address);
+    ++tables_by_address_[address];
+}
+
+void Lobby::forget_quick_player(std::unordered_map<std::string, QuickPlayer>::iterator it) {
+    if (auto n = queued_by_address_.find(it->second.address); n != queued_by_address_.end() && --n->second <= 0)
+        queued_by_address_.erase(n);
+    quick_players_.erase(it);
+}
+
 void Lobby::enqueue_quick_player(const std::shared_ptr<Session>& session, const PlayerRef& player, Request request,
                                  double rating) {
-    if (auto it = quick_players_.find(player->id); it != quick_players_.end() && !it->second.session.expired())
-        return session->send(error_reply(request.id, "quick_play", "already_queued",
-                                         "you are already waiting for a game: quick_play_cancel first"));
+    // Looked at again: the rating was read off this strand, and anything may have changed meanwhile.
+    if (auto refusal = quick_play_refusal(player, session->address(), request); !refusal.empty())
+        return session->send(refusal);
     const Ruleset& rules = std::get<QuickPlay>(request.body).rules;
     const std::string key = dump_text(to_json(rules));
     auto queue = quick_queues_
@@ -463,10 +594,13 @@ void Lobby::enqueue_quick_player(const std::shared_ptr<Session>& session, const 
     if (auto old = quick_players_.find(player->id); old != quick_players_.end()) {
         // Its last connection went away while it waited: it waits again, from now.
         if (auto q = quick_queues_.find(old->second.queue); q != quick_queues_.end()) q->second.remove(player->id);
-        quick_players_.erase(old);
+        forget_quick_player(old);
     }
     queue->second.add({player->id, rating, QuickPlayQueue::Clock::now()});
-    quick_players_[player->id] = QuickPlayer{key, session, player};
+    quick_players_[player->id] = QuickPlayer{key, session, player, session->address()};
+    ++queued_by_address_[session->address()];
+    spdlog::info("quick play: {} from {} waits for a {} game ({} waiting)", player->id, session->address(),
+                 to_string(rules.preset), queue->second.size());
     hub_->metrics.quick_play_queued.fetch_add(1, std::memory_order_relaxed);
     session->send(ok_reply(request.id, "quick_play",
                            {{"ruleset", to_json(rules)},
@@ -481,7 +615,8 @@ void Lobby::quick_play_cancel(std::shared_ptr<Session> session, PlayerRef player
         if (it == quick_players_.end())
             return session->send(error_reply(request.id, "quick_play_cancel", "not_queued", "you are not waiting for a game"));
         if (auto q = quick_queues_.find(it->second.queue); q != quick_queues_.end()) q->second.remove(player->id);
-        quick_players_.erase(it);
+        forget_quick_player(it);
+        spdlog::info("quick play: {} stopped waiting", player->id);
         session->send(ok_reply(request.id, "quick_play_cancel", json::object()));
     });
 }
@@ -495,7 +630,8 @@ void Lobby::quick_match() {
             if (it->second.queue == q->first && it->second.session.expired()) {
                 queue.remove(it->first);
                 hub_->metrics.quick_play_left.fetch_add(1, std::memory_order_relaxed);
-                it = quick_players_.erase(it);
+                spdlog::info("quick play: {} left the queue (its connection went away)", it->first);
+                forget_quick_player(it++);
             } else {
                 ++it;
             }
@@ -504,12 +640,14 @@ void Lobby::quick_match() {
         if (!hub_->stopping && open_tables_ < hub_->config.max_tables) {
             for (auto& m : queue.match(now)) {
                 std::vector<std::pair<std::shared_ptr<Session>, PlayerRef>> players;
+                std::vector<std::string> addresses;
                 for (const std::string& id : m.players) {
                     auto it = quick_players_.find(id);
                     players.emplace_back(it->second.session.lock(), it->second.player);
-                    quick_players_.erase(it);
+                    addresses.push_back(it->second.address);
+                    forget_quick_player(it);
                 }
-                make_quick_table(quick_rules_.at(q->first), std::move(players), m.bots);
+                make_quick_table(quick_rules_.at(q->first), std::move(players), addresses, m.bots);
             }
         }
         if (queue.empty()) {
@@ -530,20 +668,25 @@ void Lobby::quick_match() {
 }
 
 void Lobby::make_quick_table(const Ruleset& rules, std::vector<std::pair<std::shared_ptr<Session>, PlayerRef>> players,
-                             int bots) {
+                             const std::vector<std::string>& addresses, int bots) {
     const std::uint64_t n = hub_->store ? hub_->store->next_table_number(next_table_ - 1) : next_table_;
     next_table_ = n + 1;
     const std::string id = "t" + std::to_string(n);
-    // Made by the server, not by a player: counted against nobody's open tables nor any address.
+    // Made by the server for its players: counted against each of them and each of their addresses, as a
+    // created table is against its creator and its address, until it closes.
     auto table = std::make_shared<Table>(*hub_, id, static_cast<std::int64_t>(n), rules, false, std::string(),
                                          hub_->config.turn_seconds, "quick-play");
     ++open_tables_;
+    for (std::size_t i = 0; i < players.size(); ++i) count_table(id, players[i].second->id, addresses[i]);
     hub_->metrics.quick_play_tables.fetch_add(1, std::memory_order_relaxed);
-    spdlog::debug("table {} made by quick play: {} players, {} bots ({})", id, players.size(), bots,
-                  to_string(rules.preset));
+    std::string who;
+    for (std::size_t i = 0; i < players.size(); ++i)
+        who += (i ? ", " : "") + players[i].second->id + " from " + addresses[i];
+    spdlog::info("quick play: table {} ({}) for {}{}", id, to_string(rules.preset), who,
+                 bots ? fmt::format(" and {} bots", bots) : std::string());
     auto seat = [this, table, id, players = std::move(players)]() mutable {
         net::post(strand_, [this, table, id, players = std::move(players)]() mutable {
-            tables_[id] = table->initial_summary();
+            put_table(table->initial_summary());
             hub_->tables.add(id, table);
             table->seat_matched(std::move(players));
         });
@@ -565,7 +708,7 @@ void Lobby::make_quick_table(const Ruleset& rules, std::vector<std::pair<std::sh
 void Lobby::adopt(std::shared_ptr<Table> table, std::function<void()> done) {
     net::post(strand_, [this, table = std::move(table), done = std::move(done)] {
         const TableSummary& s = table->initial_summary();
-        tables_[s.id] = s;
+        put_table(s);
         hub_->tables.add(s.id, table);
         if (auto hash = token_by_player_.find(s.creator); hash != token_by_player_.end())
             ++players_[hash->second].open_tables;
@@ -577,8 +720,7 @@ void Lobby::adopt(std::shared_ptr<Table> table, std::function<void()> done) {
 
 void Lobby::table_changed(TableSummary summary) {
     net::post(strand_, [this, summary = std::move(summary)]() mutable {
-        auto it = tables_.find(summary.id);
-        if (it != tables_.end()) it->second = std::move(summary);
+        if (tables_.count(summary.id)) put_table(summary);
     });
 }
 
@@ -587,16 +729,28 @@ void Lobby::table_closed(std::string id, std::string creator, const Table* table
         // A table that moved away may be back on this node already, as another object.
         if (!hub_->tables.remove(id, table)) return;
         if (tables_.erase(id) == 0) return;
+        public_tables_.erase(table_number(id));
         --open_tables_;
-        if (auto a = table_address_.find(id); a != table_address_.end()) {
-            if (auto n = tables_by_address_.find(a->second); n != tables_by_address_.end() && --n->second <= 0)
-                tables_by_address_.erase(n);
-            table_address_.erase(a);
+        if (auto a = table_addresses_.find(id); a != table_addresses_.end()) {
+            for (const std::string& address : a->second)
+                if (auto n = tables_by_address_.find(address); n != tables_by_address_.end() && --n->second <= 0)
+                    tables_by_address_.erase(n);
+            table_addresses_.erase(a);
         }
-        if (auto hash = token_by_player_.find(creator); hash != token_by_player_.end()) {
-            PlayerEntry& e = players_[hash->second];
-            --e.open_tables;
-            e.last_seen = Clock::now();
+        // A created table counts against its creator; quick play's against each player it seated.
+        std::vector<std::string> counted{creator};
+        if (auto p = table_players_.find(id); p != table_players_.end()) {
+            counted = std::move(p->second);
+            table_players_.erase(p);
+        } else if (auto hash = token_by_player_.find(creator); hash == token_by_player_.end()) {
+            counted.clear();
+        }
+        for (const std::string& player : counted) {
+            if (auto hash = token_by_player_.find(player); hash != token_by_player_.end()) {
+                PlayerEntry& e = players_[hash->second];
+                --e.open_tables;
+                e.last_seen = Clock::now();
+            }
         }
     });
 }
@@ -609,7 +763,7 @@ void Lobby::restore(const std::vector<PlayerRef>& players, const std::vector<std
     }
     for (const auto& t : tables) {
         const TableSummary& s = t->initial_summary();
-        tables_[s.id] = s;
+        put_table(s);
         hub_->tables.add(s.id, t);
         if (auto hash = token_by_player_.find(s.creator); hash != token_by_player_.end())
             ++players_[hash->second].open_tables;

@@ -99,41 +99,67 @@ private:
     void sweep();
     void count_players();
     // list_tables' answer: this node's tables, and `others` (many nodes) that are not here.
-    void answer_list(const std::shared_ptr<Session>& session, const Request& request,
-                     const std::vector<TableSummary>* others);
+    // A public table as list_tables shows it: what its filters look at, and its table info rendered once per
+    // change (not once per request), so that a page costs its bytes and a lobby of thousands of tables stays cheap.
+    struct Listed {
+        Preset preset = Preset::sparts;
+        int seats = 0;
+        bool open = false;  // a free seat and no game running
+        std::string text;   // the table info's JSON
+    };
+    using ListedTables = std::map<std::uint64_t, Listed>;  // by table number, the order of the pages
+    static Listed listing(const TableSummary& t);
+    // tables_[s.id] = s, and the public list with it.
+    void put_table(const TableSummary& s);
+    void answer_list(const std::shared_ptr<Session>& session, const Request& request, const ListedTables* others);
     // Quick play: seats whoever the queues match now, and looks again in a quarter second while anyone waits.
     void quick_match();
     // Quick play: the player joins the queue of its game, with its rating in that game's preset.
     void enqueue_quick_player(const std::shared_ptr<Session>& session, const PlayerRef& player, Request request,
                               double rating);
     void make_quick_table(const Ruleset& rules, std::vector<std::pair<std::shared_ptr<Session>, PlayerRef>> players,
-                          int bots);
+                          const std::vector<std::string>& addresses, int bots);
     // Many nodes: every public open table, from the store; read again once a second at most.
-    std::shared_ptr<const std::vector<TableSummary>> cluster_list();
+    std::shared_ptr<const ListedTables> cluster_list();
 
     boost::asio::strand<boost::asio::io_context::executor_type> strand_;
     Hub* hub_ = nullptr;
     std::unordered_map<std::string, PlayerEntry> players_;            // by token hash
     std::unordered_map<std::string, std::string> token_by_player_;    // player id -> token hash
     std::unordered_map<std::string, TableSummary> tables_;            // by table id
+    ListedTables public_tables_;                                      // the public ones among them, listed
     struct QuickPlayer {
         std::string queue;                // its key: the ruleset's JSON
         std::weak_ptr<Session> session;   // gone: the player has left the queue
         PlayerRef player;
+        std::string address;              // the address it asked from, counted in queued_by_address_
     };
+    // Why `player` (asking from `address`) may not queue now, as an error reply to `request`; empty when it may.
+    std::string quick_play_refusal(const PlayerRef& player, const std::string& address, const Request& request);
+    // Takes a player out of quick_players_ (and its address's count); the queue itself is the caller's.
+    void forget_quick_player(std::unordered_map<std::string, QuickPlayer>::iterator it);
+    // Whether `player` holds a seat at a table of this node whose game is in progress.
+    bool seated_at_game(const std::string& player) const;
+    // Counts a new table against `player`'s open tables and `address` (several players of one address: once).
+    void count_table(const std::string& id, const std::string& player, const std::string& address);
     std::map<std::string, QuickPlayQueue> quick_queues_;              // by the ruleset's JSON
     std::map<std::string, Ruleset> quick_rules_;                      // the same keys
     std::unordered_map<std::string, QuickPlayer> quick_players_;      // by player id
     std::unique_ptr<boost::asio::steady_timer> quick_timer_;
     bool quick_timer_armed_ = false;
-    std::unordered_map<std::string, std::string> table_address_;      // table id -> the address that created it
     std::unordered_map<std::string, int> tables_by_address_;          // open tables created from each address
+    // Quick play's tables count against each player seated by it and each of their addresses, as a created
+    // table counts against its creator and its address; a queued player holds one of its address's places
+    // until it is seated or leaves, so that tables plus queued players never pass --tables-per-address.
+    std::unordered_map<std::string, int> queued_by_address_;
+    std::unordered_map<std::string, std::vector<std::string>> table_players_;   // table id -> quick play's players
+    std::unordered_map<std::string, std::vector<std::string>> table_addresses_; // table id -> every address it counts against
     int open_tables_ = 0;                                             // created (stored or not yet) and not closed
     std::uint64_t next_table_ = 1;
     std::unique_ptr<boost::asio::steady_timer> sweep_timer_;
     std::unordered_map<std::string, Ban> bans_;  // by player id
     std::mutex listed_mutex_;  // cluster_list() runs on the archive threads
-    std::shared_ptr<const std::vector<TableSummary>> listed_;
+    std::shared_ptr<const ListedTables> listed_;
     Clock::time_point listed_at_{};
 };
 

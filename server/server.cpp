@@ -96,7 +96,10 @@ std::uint16_t Server::start() {
         std::string secret;
         std::getline(in, secret, '\0');
         while (!secret.empty() && (secret.back() == '\n' || secret.back() == '\r')) secret.pop_back();
-        webhook_ = std::make_unique<GameOverWebhook>(io_.get_executor(), config_.webhook_url, std::move(secret));
+        WebhookLimits limits;
+        limits.concurrency = static_cast<std::size_t>(config_.webhook_concurrency);
+        limits.queue_capacity = static_cast<std::size_t>(config_.webhook_queue);
+        webhook_ = std::make_unique<GameOverWebhook>(io_.get_executor(), config_.webhook_url, std::move(secret), limits);
         hub_.webhook = webhook_.get();
     }
     if (!config_.admin_token_file.empty()) {
@@ -135,6 +138,21 @@ std::uint16_t Server::start() {
         }
         hub_.store = store_.get();
         archive_.attach(store_.get());
+        if (webhook_) {
+            // Summaries wait in the database until delivered: those of a last run first.
+            storage::Store* store = store_.get();
+            webhook_->keep_in(WebhookOutbox{
+                [store](std::size_t limit) {
+                    std::vector<WebhookPending> out;
+                    for (auto& p : store->pending_webhooks(limit))
+                        out.push_back({std::move(p.table), p.game, std::move(p.body)});
+                    return out;
+                },
+                [store](const std::string& table, int game, std::function<void()> stored) {
+                    store->submit({storage::WebhookDone{table, game}}, std::move(stored));
+                },
+                archive_threads_.get_executor()});
+        }
         restore();
     }
     if (const auto bad = TrustedProxies::check(config_.trusted_proxies))

@@ -217,7 +217,10 @@ void Table::drain() {
             session->send(std::move(frames));
         }
         // The host hears of a game's end only once it is committed: never of a game a crash lost.
-        if (!step.webhook.empty() && hub_.webhook) hub_.webhook->post(std::move(step.webhook));
+        if (!step.webhook.empty() && hub_.webhook) {
+            if (hub_.store) hub_.webhook->post(id_, step.webhook_game, std::move(step.webhook));
+            else hub_.webhook->post(std::move(step.webhook));
+        }
         if (step.acted != Clock::time_point{})
             hub_.metrics.action_to_broadcast.observe(std::chrono::duration<double>(Clock::now() - step.acted).count());
         steps_.pop_front();
@@ -916,8 +919,13 @@ void Table::on_game_over(const GameOver& over, const std::string& over_json) {
     storage::FinishGame finish{id_, game_number_, dump_text(result), now_};
     finish.preset = to_string(rules_.preset);
     finish.rated = tally_.result(over);
+    // The webhook's summary is kept in the same commit (the store's outbox) until the host's receiver has it.
+    if (hub_.webhook) {
+        step_.webhook = webhook_summary(result);
+        step_.webhook_game = game_number_;
+        if (hub_.store) finish.webhook = step_.webhook;
+    }
     store(std::move(finish));
-    if (hub_.webhook) step_.webhook = webhook_summary(result);
     summary_changed();
 }
 

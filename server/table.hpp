@@ -136,6 +136,7 @@ private:
         std::vector<std::pair<std::shared_ptr<Session>, Frame>> sends;
         storage::Batch batch;
         std::string webhook;  // a finished game's summary, for the host once the step is committed
+        int webhook_game = 0;  // ...the game it is of
         bool ready = false;
     };
 

@@ -6,6 +6,9 @@
 
 #include <algorithm>
 #include <atomic>
+#include <deque>
+#include <set>
+#include <vector>
 #include <cmath>
 #include <optional>
 #include <random>
@@ -20,8 +23,8 @@
 #include <boost/beast/http.hpp>
 #include <boost/beast/ssl.hpp>
 #include <spdlog/spdlog.h>
+#include "protocol/sha256.hpp"
 #include "server/secret.hpp"
-#include "server/vector_queue.hpp"
 
 // Asio's TLS code, compiled here once: sparts::asio (net/asio_beast.cpp) compiles
 // the rest of Asio without it, so that only the server, the one user of TLS,
@@ -195,9 +198,12 @@ WebhookUrl parse_webhook_url(std::string_view url) {
 namespace {
 
 struct Delivery {
-    std::string id;  // the same on every attempt: the receiver's idempotency key
+    std::string table;  // the outbox's key with `game` (empty without an outbox)
+    int game = 0;
+    std::string id;     // the same on every attempt, and after a restart: the receiver's idempotency key
     std::string body;
     int attempts = 0;
+    bool active = false;  // being tried, or waiting out a backoff
 };
 
 // One try of one delivery: its own connection, deadline and buffers, so that an
@@ -236,6 +242,20 @@ struct Attempt {
     http::response_parser<http::empty_body> parser;
 };
 
+// A delivery while it is active: its attempt in flight or its backoff timer.
+struct Slot {
+    explicit Slot(const net::strand<net::any_io_executor>& strand) : backoff(strand) {}
+    std::shared_ptr<Delivery> delivery;
+    std::shared_ptr<Attempt> attempt;
+    net::steady_timer backoff;
+    bool waiting = false;
+    std::uint64_t wait_serial = 0;
+};
+
+// The delivery id: the first 128 bits of the body's SHA-256, so that it is the same on every retry, on any node
+// and after a restart, and differs between games (a summary names its table, game, time and deal).
+std::string delivery_id(const std::string& body) { return sha256_hex(body).substr(0, 32); }
+
 }  // namespace
 
 struct GameOverWebhook::State : std::enable_shared_from_this<GameOverWebhook::State> {
@@ -244,7 +264,6 @@ struct GameOverWebhook::State : std::enable_shared_from_this<GameOverWebhook::St
           url(std::move(parsed)),
           secret(std::move(key)),
           limits(lim),
-          backoff_timer(strand),
           jitter(std::random_device{}()) {
         host_header = url.host.find(':') != std::string::npos ? "[" + url.host + "]" : url.host;
         if (url.port != (url.tls ? "443" : "80")) host_header += ":" + url.port;
@@ -257,46 +276,84 @@ struct GameOverWebhook::State : std::enable_shared_from_this<GameOverWebhook::St
         }
     }
 
-    void enqueue(std::string body) {
+    using Key = std::pair<std::string, int>;
+
+    void enqueue(std::string table, int game, std::string body) {
         if (stopped) return;
-        if (queue.size() >= limits.queue_capacity) drop_oldest();
-        queue.push_back(Delivery{random_hex(16), std::move(body), 0});
+        if (!table.empty() && known.count({table, game})) return;  // already held, or being forgotten
+        if (queue.size() >= limits.queue_capacity) {
+            // Kept in the outbox: read back once the queue has room. Without one, the oldest goes.
+            if (outbox && !table.empty()) {
+                backlog = true;
+                return;
+            }
+            drop_oldest();
+        }
+        auto d = std::make_shared<Delivery>(Delivery{std::move(table), game, {}, std::move(body), 0, false});
+        d->id = delivery_id(d->body);
+        if (!d->table.empty()) known.insert({d->table, d->game});
+        queue.push_back(std::move(d));
         queued_count.store(queue.size());
-        if (!attempt && !waiting) start_attempt();
+        fill();
     }
 
-    // The oldest is the one being tried, if any: it has had the most chances, and
-    // keeping the newest games is what a receiver that comes back wants.
+    // Starts deliveries, oldest first, until `concurrency` are active.
+    void fill() {
+        if (stopped) return;
+        for (const auto& d : queue) {
+            if (slots.size() >= limits.concurrency) break;
+            if (d->active) continue;
+            d->active = true;
+            auto slot = std::make_shared<Slot>(strand);
+            slot->delivery = d;
+            slots.push_back(slot);
+            start_attempt(slot);
+        }
+    }
+
+    // Without an outbox, a full queue gives up its oldest delivery: it has had the most chances, and keeping
+    // the newest games is what a receiver that comes back wants.
     void drop_oldest() {
-        if (attempt) {
-            attempt->cancel();
-            attempt.reset();
-        }
-        if (waiting) {
-            waiting = false;
-            backoff_timer.cancel();
-        }
-        const Delivery& oldest = queue.front();
+        const std::shared_ptr<Delivery> oldest = queue.front();
         ++drops_since_log;
         const auto now = std::chrono::steady_clock::now();
         const bool never_logged = last_drop_log == std::chrono::steady_clock::time_point{};
         if (never_logged || now - last_drop_log >= std::chrono::seconds(10)) {
             spdlog::warn("webhook {}: the queue is full ({} deliveries): dropped the oldest, {} ({} dropped since the "
                          "last report)",
-                         url.redacted, limits.queue_capacity, oldest.id, drops_since_log);
+                         url.redacted, limits.queue_capacity, oldest->id, drops_since_log);
             drops_since_log = 0;
             last_drop_log = now;
         }
+        if (auto slot = slot_of(oldest)) release(slot);
         queue.pop_front();
         queued_count.store(queue.size());
         dropped_full_count.fetch_add(1);
     }
 
-    void start_attempt() {
-        Delivery& delivery = queue.front();
+    std::shared_ptr<Slot> slot_of(const std::shared_ptr<Delivery>& d) {
+        for (const auto& s : slots)
+            if (s->delivery == d) return s;
+        return nullptr;
+    }
+
+    // Ends whatever the slot is doing and frees it.
+    void release(const std::shared_ptr<Slot>& slot) {
+        if (slot->attempt) {
+            slot->attempt->cancel();
+            slot->attempt.reset();
+        }
+        slot->waiting = false;
+        slot->backoff.cancel();
+        slot->delivery->active = false;
+        std::erase(slots, slot);
+    }
+
+    void start_attempt(const std::shared_ptr<Slot>& slot) {
+        Delivery& delivery = *slot->delivery;
         ++delivery.attempts;
         auto a = std::make_shared<Attempt>(strand, tls_context ? &*tls_context : nullptr);
-        attempt = a;
+        slot->attempt = a;
 
         const auto since_epoch = std::chrono::system_clock::now().time_since_epoch();
         const auto seconds = std::chrono::duration_cast<std::chrono::seconds>(since_epoch).count();
@@ -317,142 +374,200 @@ struct GameOverWebhook::State : std::enable_shared_from_this<GameOverWebhook::St
         req.prepare_payload();
 
         a->deadline.expires_after(limits.attempt_timeout);
-        a->deadline.async_wait([self = shared_from_this(), a](boost::system::error_code ec) {
-            if (ec || a != self->attempt) return;
-            self->attempt_failed(fmt::format("no answer within {} ms", self->limits.attempt_timeout.count()));
+        a->deadline.async_wait([self = shared_from_this(), slot, a](boost::system::error_code ec) {
+            if (ec || a != slot->attempt) return;
+            self->attempt_failed(slot, fmt::format("no answer within {} ms", self->limits.attempt_timeout.count()));
         });
         a->resolver.async_resolve(url.host, url.port,
-                                  [self = shared_from_this(), a](boost::system::error_code ec,
-                                                                 tcp::resolver::results_type r) {
-                                      self->on_resolve(a, ec, std::move(r));
+                                  [self = shared_from_this(), slot, a](boost::system::error_code ec,
+                                                                       tcp::resolver::results_type r) {
+                                      self->on_resolve(slot, a, ec, std::move(r));
                                   });
     }
 
-    void on_resolve(const std::shared_ptr<Attempt>& a, boost::system::error_code ec,
+    void on_resolve(const std::shared_ptr<Slot>& slot, const std::shared_ptr<Attempt>& a, boost::system::error_code ec,
                     tcp::resolver::results_type results) {
-        if (a != attempt) return;
-        if (ec) return attempt_failed("resolving " + url.host + ": " + ec.message());
-        a->tcp().async_connect(results,
-                               [self = shared_from_this(), a](boost::system::error_code e, const tcp::endpoint&) {
-                                   self->on_connect(a, e);
-                               });
-    }
-
-    void on_connect(const std::shared_ptr<Attempt>& a, boost::system::error_code ec) {
-        if (a != attempt) return;
-        if (ec) return attempt_failed("connecting: " + ec.message());
-        if (!a->tls) return send(a);
-        // SNI names the host so that a server with many names picks the right
-        // certificate; an address may not be sent as a name (RFC 6066).
-        if (!is_address(url.host) && !SSL_set_tlsext_host_name(a->tls->native_handle(), url.host.c_str()))
-            return attempt_failed("TLS: could not set the server name");
-        a->tls->set_verify_callback(ssl::host_name_verification(url.host));
-        a->tls->async_handshake(ssl::stream_base::client, [self = shared_from_this(), a](boost::system::error_code e) {
-            if (a != self->attempt) return;
-            if (e) return self->attempt_failed("TLS handshake: " + e.message());
-            self->send(a);
+        if (a != slot->attempt) return;
+        if (ec) return attempt_failed(slot, "resolving " + url.host + ": " + ec.message());
+        a->tcp().async_connect(results, [self = shared_from_this(), slot, a](boost::system::error_code e,
+                                                                             const tcp::endpoint&) {
+            self->on_connect(slot, a, e);
         });
     }
 
-    void send(const std::shared_ptr<Attempt>& a) {
+    void on_connect(const std::shared_ptr<Slot>& slot, const std::shared_ptr<Attempt>& a, boost::system::error_code ec) {
+        if (a != slot->attempt) return;
+        if (ec) return attempt_failed(slot, "connecting: " + ec.message());
+        if (!a->tls) return send(slot, a);
+        // SNI names the host so that a server with many names picks the right
+        // certificate; an address may not be sent as a name (RFC 6066).
+        if (!is_address(url.host) && !SSL_set_tlsext_host_name(a->tls->native_handle(), url.host.c_str()))
+            return attempt_failed(slot, "TLS: could not set the server name");
+        a->tls->set_verify_callback(ssl::host_name_verification(url.host));
+        a->tls->async_handshake(ssl::stream_base::client,
+                                [self = shared_from_this(), slot, a](boost::system::error_code e) {
+                                    if (a != slot->attempt) return;
+                                    if (e) return self->attempt_failed(slot, "TLS handshake: " + e.message());
+                                    self->send(slot, a);
+                                });
+    }
+
+    void send(const std::shared_ptr<Slot>& slot, const std::shared_ptr<Attempt>& a) {
         a->with_stream([&](auto& stream) {
             http::async_write(stream, a->request,
-                              [self = shared_from_this(), a](boost::system::error_code ec, std::size_t) {
-                                  if (a != self->attempt) return;
-                                  if (ec) return self->attempt_failed("sending: " + ec.message());
-                                  self->read_answer(a);
+                              [self = shared_from_this(), slot, a](boost::system::error_code ec, std::size_t) {
+                                  if (a != slot->attempt) return;
+                                  if (ec) return self->attempt_failed(slot, "sending: " + ec.message());
+                                  self->read_answer(slot, a);
                               });
         });
     }
 
-    void read_answer(const std::shared_ptr<Attempt>& a) {
+    void read_answer(const std::shared_ptr<Slot>& slot, const std::shared_ptr<Attempt>& a) {
         a->with_stream([&](auto& stream) {
             http::async_read_header(stream, a->buffer, a->parser,
-                                    [self = shared_from_this(), a](boost::system::error_code ec, std::size_t) {
-                                        if (a != self->attempt) return;
-                                        if (ec) return self->attempt_failed("reading the answer: " + ec.message());
-                                        self->on_answer(a);
+                                    [self = shared_from_this(), slot, a](boost::system::error_code ec, std::size_t) {
+                                        if (a != slot->attempt) return;
+                                        if (ec) return self->attempt_failed(slot, "reading the answer: " + ec.message());
+                                        self->on_answer(slot, a);
                                     });
         });
     }
 
-    void on_answer(const std::shared_ptr<Attempt>& a) {
+    void on_answer(const std::shared_ptr<Slot>& slot, const std::shared_ptr<Attempt>& a) {
         const auto& res = a->parser.get();
         const unsigned status = res.result_int();
         std::optional<std::chrono::seconds> retry_after;
         if (status == 429 || status == 503) retry_after = retry_after_seconds(res[http::field::retry_after]);
         // Closed rather than shut down: the answer is in, and a TLS close_notify
         // would only cost the receiver a round trip it has no use for.
-        end_attempt();
-        Delivery& delivery = queue.front();
-        if (status >= 200 && status < 300) return next_delivery(delivered_count);
+        end_attempt(slot);
+        if (status >= 200 && status < 300) return finish(slot, delivered_count);
         if (status >= 400 && status < 500 && status != 408 && status != 429) {
             spdlog::warn("webhook {}: delivery {} refused with HTTP {}: dropped, not tried again", url.redacted,
-                         delivery.id, status);
-            return next_delivery(failed_count);
+                         slot->delivery->id, status);
+            return finish(slot, failed_count);
         }
-        retry_later(fmt::format("HTTP {}", status), retry_after);
+        retry_later(slot, fmt::format("HTTP {}", status), retry_after);
     }
 
-    void attempt_failed(const std::string& why) {
-        end_attempt();
-        retry_later(why, std::nullopt);
+    void attempt_failed(const std::shared_ptr<Slot>& slot, const std::string& why) {
+        end_attempt(slot);
+        retry_later(slot, why, std::nullopt);
     }
 
-    void end_attempt() {
-        attempt->cancel();
-        attempt.reset();
+    void end_attempt(const std::shared_ptr<Slot>& slot) {
+        slot->attempt->cancel();
+        slot->attempt.reset();
     }
 
-    void retry_later(const std::string& why, std::optional<std::chrono::seconds> retry_after) {
-        Delivery& delivery = queue.front();
-        if (delivery.attempts >= limits.max_attempts) {
+    void retry_later(const std::shared_ptr<Slot>& slot, const std::string& why,
+                     std::optional<std::chrono::seconds> retry_after) {
+        Delivery& delivery = *slot->delivery;
+        // Kept in the outbox, a delivery is tried until the receiver takes it or refuses it: nothing committed is
+        // dropped for a receiver that is down. Without one, it is given up after its last attempt.
+        if (!durable(delivery) && delivery.attempts >= limits.max_attempts) {
             spdlog::warn("webhook {}: delivery {} dropped after {} attempt{}; the last: {}", url.redacted, delivery.id,
                          delivery.attempts, delivery.attempts == 1 ? "" : "s", why);
-            return next_delivery(failed_count);
+            return finish(slot, failed_count);
         }
         const auto delay = retry_after ? std::min<std::chrono::milliseconds>(*retry_after, limits.max_backoff)
                                        : backoff(delivery.attempts);
         spdlog::debug("webhook {}: delivery {} attempt {} failed ({}); next in {} ms", url.redacted, delivery.id,
                       delivery.attempts, why, delay.count());
         retried_count.fetch_add(1);
-        waiting = true;
-        const std::uint64_t serial = ++wait_serial;
-        backoff_timer.expires_after(delay);
-        backoff_timer.async_wait([self = shared_from_this(), serial](boost::system::error_code ec) {
+        slot->waiting = true;
+        const std::uint64_t serial = ++slot->wait_serial;
+        slot->backoff.expires_after(delay);
+        slot->backoff.async_wait([self = shared_from_this(), slot, serial](boost::system::error_code ec) {
             // The serial tells this wait from a later one: a wait cancelled (the delivery
             // pushed out) after its time had already come still completes without an error.
-            if (ec || !self->waiting || serial != self->wait_serial) return;
-            self->waiting = false;
-            self->start_attempt();
+            if (ec || !slot->waiting || serial != slot->wait_serial || self->stopped) return;
+            slot->waiting = false;
+            self->start_attempt(slot);
         });
     }
+
+    bool durable(const Delivery& d) const { return outbox.has_value() && !d.table.empty(); }
 
     // first_backoff doubled for each failed attempt, capped, then spread by ±20%
     // (after the cap, so that servers waiting the longest do not retry in step).
     std::chrono::milliseconds backoff(int failed_attempts) {
-        const double doubled = static_cast<double>(limits.first_backoff.count()) * std::exp2(failed_attempts - 1);
+        const double doubled = static_cast<double>(limits.first_backoff.count()) * std::exp2(std::min(failed_attempts, 60) - 1);
         const double capped = std::min(doubled, static_cast<double>(limits.max_backoff.count()));
         const double spread = std::uniform_real_distribution<double>(0.8, 1.2)(jitter);
         return std::chrono::milliseconds(static_cast<std::int64_t>(std::llround(capped * spread)));
     }
 
+    // Delivered, or given up: out of the queue (and, kept in the outbox, out of it too), and the next one starts.
     // The counter after the queue: a reader that sees the delivery counted sees it gone.
-    void next_delivery(std::atomic<std::uint64_t>& outcome) {
-        queue.pop_front();
+    void finish(const std::shared_ptr<Slot>& slot, std::atomic<std::uint64_t>& outcome) {
+        const std::shared_ptr<Delivery> d = slot->delivery;
+        release(slot);
+        std::erase(queue, d);
         queued_count.store(queue.size());
         outcome.fetch_add(1);
-        if (!stopped && !queue.empty()) start_attempt();
+        if (durable(*d)) {
+            // Known until the outbox has forgotten it, so that a read of the outbox meanwhile does not bring it back.
+            outbox->forget(d->table, d->game, [weak = weak_from_this(), key = Key{d->table, d->game}] {
+                if (auto self = weak.lock())
+                    net::post(self->strand, [self, key] {
+                        self->known.erase(key);
+                        self->load_more();
+                    });
+            });
+        } else if (!d->table.empty()) {
+            known.erase({d->table, d->game});
+        }
+        fill();
+        load_more();
+    }
+
+    // Reads the outbox again when deliveries wait there and the queue has room for them.
+    void load_more() {
+        if (!outbox || !backlog || loading || stopped || queue.size() > limits.queue_capacity / 2) return;
+        loading = true;
+        backlog = false;  // set again by a post the queue has no room for while this read runs
+        const std::size_t limit = limits.queue_capacity + known.size();
+        net::post(outbox->reader, [self = shared_from_this(), limit] {
+            std::vector<WebhookPending> rows;
+            bool failed = false;
+            try {
+                rows = self->outbox->load(limit);
+            } catch (const std::exception& e) {
+                failed = true;
+                spdlog::error("webhook {}: cannot read the undelivered summaries: {}", self->url.redacted, e.what());
+            }
+            net::post(self->strand, [self, rows = std::move(rows), limit, failed]() mutable {
+                self->loading = false;
+                if (failed || rows.size() >= limit) self->backlog = true;
+                for (WebhookPending& r : rows) {
+                    if (self->known.count({r.table, r.game})) continue;
+                    if (self->queue.size() >= self->limits.queue_capacity) {
+                        self->backlog = true;
+                        break;
+                    }
+                    self->enqueue(std::move(r.table), r.game, std::move(r.body));
+                }
+                if (failed) {
+                    // Tried again in a while rather than at once: the database may be down.
+                    self->retry_load.expires_after(std::chrono::seconds(5));
+                    self->retry_load.async_wait([self](boost::system::error_code ec) {
+                        if (!ec) self->load_more();
+                    });
+                }
+            });
+        });
     }
 
     void halt() {
         if (stopped) return;
         stopped = true;
-        if (attempt) end_attempt();
-        waiting = false;
-        backoff_timer.cancel();
+        while (!slots.empty()) release(slots.front());
+        retry_load.cancel();
         if (!queue.empty())
-            spdlog::warn("webhook {}: stopped with {} deliveries not made", url.redacted, queue.size());
+            spdlog::warn("webhook {}: stopped with {} deliveries not made{}", url.redacted, queue.size(),
+                         outbox ? " (kept in the database: delivered after the next start)" : "");
     }
 
     net::strand<net::any_io_executor> strand;
@@ -464,11 +579,13 @@ struct GameOverWebhook::State : std::enable_shared_from_this<GameOverWebhook::St
     std::optional<ssl::context> tls_context;
 
     // Owned by the strand.
-    VectorQueue<Delivery> queue;  // the front is the delivery being tried or waited for
-    std::shared_ptr<Attempt> attempt;
-    net::steady_timer backoff_timer;
-    bool waiting = false;
-    std::uint64_t wait_serial = 0;
+    std::optional<WebhookOutbox> outbox;
+    std::deque<std::shared_ptr<Delivery>> queue;  // in the order posted; the active ones have a slot
+    std::vector<std::shared_ptr<Slot>> slots;
+    std::set<Key> known;   // the outbox's keys in the queue, or being forgotten
+    bool backlog = false;  // the outbox may hold deliveries the queue does not
+    bool loading = false;
+    net::steady_timer retry_load{strand};
     bool stopped = false;
     std::mt19937 jitter;
     std::chrono::steady_clock::time_point last_drop_log{};
@@ -492,13 +609,26 @@ GameOverWebhook::GameOverWebhook(net::any_io_executor executor, std::string_view
         throw std::invalid_argument("webhook: the backoff must be positive and its cap no less than its start");
     if (limits.attempt_timeout.count() < 1)
         throw std::invalid_argument("webhook: the attempt timeout must be positive");
+    if (limits.concurrency < 1) throw std::invalid_argument("webhook: the concurrency must be at least 1");
     state_ = std::make_shared<State>(std::move(executor), std::move(parsed), std::move(secret), limits);
 }
 
 GameOverWebhook::~GameOverWebhook() { stop(); }
 
-void GameOverWebhook::post(std::string body) {
-    net::post(state_->strand, [state = state_, body = std::move(body)]() mutable { state->enqueue(std::move(body)); });
+void GameOverWebhook::post(std::string body) { post({}, 0, std::move(body)); }
+
+void GameOverWebhook::post(std::string table, int game, std::string body) {
+    net::post(state_->strand, [state = state_, table = std::move(table), game, body = std::move(body)]() mutable {
+        state->enqueue(std::move(table), game, std::move(body));
+    });
+}
+
+void GameOverWebhook::keep_in(WebhookOutbox outbox) {
+    net::post(state_->strand, [state = state_, outbox = std::move(outbox)]() mutable {
+        state->outbox = std::move(outbox);
+        state->backlog = true;  // what the last run left undelivered
+        state->load_more();
+    });
 }
 
 void GameOverWebhook::stop() {
@@ -522,7 +652,9 @@ std::string GameOverWebhook::metrics_text() const {
     counter("sparts_webhook_delivered_total", "Game-over webhook deliveries answered with a 2xx.", delivered());
     counter("sparts_webhook_retries_total", "Game-over webhook attempts that failed and were tried again.", retried());
     counter("sparts_webhook_failed_total", "Game-over webhook deliveries given up (a 4xx, or out of attempts).", failed());
-    counter("sparts_webhook_dropped_total", "Game-over webhook deliveries pushed out of a full queue.", dropped_full());
+    counter("sparts_webhook_dropped_total",
+            "Game-over webhook deliveries pushed out of a full queue (never with a database: they wait in it).",
+            dropped_full());
     out += "# HELP sparts_webhook_queued Game-over webhook deliveries waiting or being tried.\n"
            "# TYPE sparts_webhook_queued gauge\nsparts_webhook_queued " + std::to_string(queued()) + "\n";
     return out;

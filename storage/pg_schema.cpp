@@ -145,6 +145,16 @@ CREATE TABLE bans (
   at_ms   bigint NOT NULL
 );
 )sql",
+        // 5: the game-over webhook's outbox, as SQLite's version 9.
+        R"sql(
+CREATE TABLE webhook_outbox (
+  id        bigserial PRIMARY KEY,    -- the order the games finished in
+  table_id  text NOT NULL,
+  game      integer NOT NULL,
+  body      text NOT NULL,
+  UNIQUE (table_id, game)
+);
+)sql",
     };
     return all;
 }

@@ -140,6 +140,9 @@ const std::vector<std::pair<const char*, const char*>>& prepared_statements() {
          "INSERT INTO bans (player, reason, at_ms) VALUES ($1, $2, $3) "
          "ON CONFLICT (player) DO UPDATE SET reason = excluded.reason, at_ms = excluded.at_ms"},
         {"remove_ban", "DELETE FROM bans WHERE player = $1"},
+        {"webhook_keep",
+         "INSERT INTO webhook_outbox (table_id, game, body) VALUES ($1, $2, $3) ON CONFLICT (table_id, game) DO NOTHING"},
+        {"webhook_done", "DELETE FROM webhook_outbox WHERE table_id = $1 AND game = $2"},
     };
     return all;
 }
@@ -334,6 +337,9 @@ private:
                                    out.push_back({"put_ban", pg::Params().text(b.player).text(b.reason).number(b.at)});
                                },
                                [&](const RemoveBan& b) { out.push_back({"remove_ban", pg::Params().text(b.player)}); },
+                               [&](const WebhookDone& d) {
+                                   out.push_back({"webhook_done", pg::Params().text(d.table).number(d.game)});
+                               },
                                [&](const ReplaceRatings& r) {
                                    out.push_back({"ratings_clear", {}});
                                    if (!r.rows.empty()) out.push_back({"ratings_put", rating_put_params(r.rows)});
@@ -384,6 +390,9 @@ private:
                                    }
                                    params.text(f.table).number(f.game);
                                    out.push_back({"finish_game", std::move(params)});
+                                   if (!f.webhook.empty())
+                                       out.push_back({"webhook_keep",
+                                                      pg::Params().text(f.table).number(f.game).text(f.webhook)});
                                },
                                [](const auto&) {},
                            },
@@ -578,6 +587,8 @@ std::string PgStore::fenced_table(const Batch& batch) {
                                      [](const ReplaceRatings&) { return std::string(); },
                                      [](const PutBan&) { return std::string(); },
                                      [](const RemoveBan&) { return std::string(); },
+                                     // Whichever node delivered it: the table may be another's by now.
+                                     [](const WebhookDone&) { return std::string(); },
                                      [](const OpenTable& t) { return t.id; },
                                      [](const auto& x) { return x.table; }},
                           w);
@@ -885,6 +896,17 @@ std::vector<StoredBan> PgStore::bans() {
         const pg::Result r = db.exec("SELECT player, reason, at_ms FROM bans ORDER BY player");
         std::vector<StoredBan> out;
         for (int i = 0; i < r.rows(); ++i) out.push_back({r.text(i, 0), r.text(i, 1), r.number(i, 2)});
+        return out;
+    });
+}
+
+std::vector<PendingWebhook> PgStore::pending_webhooks(std::size_t limit) {
+    return reader_->with([limit](pg::Connection& db) {
+        const pg::Result r = db.exec("SELECT table_id, game, body FROM webhook_outbox ORDER BY id LIMIT $1",
+                                     pg::Params().number(static_cast<std::int64_t>(limit)));
+        std::vector<PendingWebhook> out;
+        for (int i = 0; i < r.rows(); ++i)
+            out.push_back({r.text(i, 0), static_cast<int>(r.number(i, 1)), r.text(i, 2)});
         return out;
     });
 }

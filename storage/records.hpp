@@ -97,6 +97,9 @@ struct FinishGame {
     // for `preset` are updated in the same commit (storage/README.md, "Ratings"). Empty: not rated.
     std::string preset{};
     std::vector<RatedSeat> rated{};
+    // The game-over webhook's summary (server/webhook.hpp), kept in the same commit until it is delivered:
+    // a receiver that is down, slow or far behind loses nothing committed. Empty: no webhook.
+    std::string webhook{};
 };
 // Every rating row at once, rebuilt from the archive (sparts-server --recompute-ratings).
 struct ReplaceRatings {
@@ -114,8 +117,21 @@ struct RemoveBan {
     std::string player;
 };
 
+// A game-over webhook summary delivered (or refused for good by the receiver): forgotten.
+struct WebhookDone {
+    std::string table;
+    int game = 0;
+};
+
 using Write = std::variant<PutPlayer, OpenTable, CloseTable, PutSeat, StartGame, EngineEvents, AppendEvent, FinishGame,
-                           ReplaceRatings, PutBan, RemoveBan>;
+                           ReplaceRatings, PutBan, RemoveBan, WebhookDone>;
+
+// A game-over webhook summary not delivered yet (Store::pending_webhooks).
+struct PendingWebhook {
+    std::string table;
+    int game = 0;
+    std::string body;
+};
 
 // Everything one step of one table (or the lobby) writes: committed together or not at all.
 using Batch = std::vector<Write>;

@@ -153,6 +153,16 @@ CREATE TABLE bans (
   at_ms   INTEGER NOT NULL
 ) WITHOUT ROWID;
 )sql",
+        // 9: the game-over webhook's outbox: each finished game's summary, written in the commit that ends the
+        // game and deleted once delivered, so that nothing committed is lost to a receiver that is down.
+        R"sql(
+CREATE TABLE webhook_outbox (
+  table_id  TEXT NOT NULL,
+  game      INTEGER NOT NULL,
+  body      TEXT NOT NULL,            -- the summary POSTed, exactly (its signature covers these bytes)
+  UNIQUE (table_id, game)
+);                                    -- a rowid table: rowid is the order the games finished in
+)sql",
     };
     return all;
 }

@@ -306,6 +306,14 @@ private:
                            run_write(finish_game_);
                            if (t.game == f.game) end_game(t);
                            if (!f.rated.empty()) ratings_.finish(f);
+                           if (!f.webhook.empty()) {
+                               SQLite::Statement q(db_, "INSERT INTO webhook_outbox (table_id, game, body) VALUES (?, ?, ?) "
+                                                        "ON CONFLICT (table_id, game) DO NOTHING");
+                               q.bind(1, f.table);
+                               q.bind(2, f.game);
+                               q.bind(3, f.webhook);
+                               run_write(q);
+                           }
                        },
                        [&](const ReplaceRatings& r) { ratings_.replace(r.rows); },
                        // Prepared each time: bans are a rare operator's act, not a table's step.
@@ -321,6 +329,12 @@ private:
                        [&](const RemoveBan& b) {
                            SQLite::Statement q(db_, "DELETE FROM bans WHERE player = ?");
                            q.bind(1, b.player);
+                           run_write(q);
+                       },
+                       [&](const WebhookDone& d) {
+                           SQLite::Statement q(db_, "DELETE FROM webhook_outbox WHERE table_id = ? AND game = ?");
+                           q.bind(1, d.table);
+                           q.bind(2, d.game);
                            run_write(q);
                        },
                    },
@@ -628,6 +642,16 @@ std::vector<StoredBan> SqliteStore::bans() {
     std::vector<StoredBan> out;
     SQLite::Statement q(writer_->db(), "SELECT player, reason, at_ms FROM bans ORDER BY player");
     while (q.executeStep()) out.push_back({q.getColumn(0).getString(), q.getColumn(1).getString(), q.getColumn(2).getInt64()});
+    return out;
+}
+
+std::vector<PendingWebhook> SqliteStore::pending_webhooks(std::size_t limit) {
+    std::lock_guard lock(reader_mutex_);
+    if (!reader_) reader_ = open_reader();
+    SQLite::Statement q(*reader_, "SELECT table_id, game, body FROM webhook_outbox ORDER BY rowid LIMIT ?");
+    q.bind(1, static_cast<std::int64_t>(limit));
+    std::vector<PendingWebhook> out;
+    while (q.executeStep()) out.push_back({q.getColumn(0).getString(), q.getColumn(1).getInt(), q.getColumn(2).getString()});
     return out;
 }
 

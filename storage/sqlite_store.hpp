@@ -56,6 +56,7 @@ public:
     std::vector<OpenTableState> open_tables() override;
     std::uint64_t last_table_number() override;
     std::vector<StoredBan> bans() override;
+    std::vector<PendingWebhook> pending_webhooks(std::size_t limit) override;
 
     ArchivePage list_games(const ArchiveQuery& query) override;
     std::optional<ArchivedGame> load_game(const std::string& table, int game) override;

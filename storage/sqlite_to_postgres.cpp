@@ -175,6 +175,12 @@ Outcome<CopiedHistory, std::string> copy_sqlite_to_postgres(const std::string& s
                   {"reason", "reason", "text", As::text},
                   {"at_ms", "at_ms", "bigint", As::number}},
                  "player");
+            // Summaries the webhook has not delivered yet: the new server delivers them, in the same order.
+            copy(sqlite, pg, "webhook_outbox", "webhook_outbox",
+                 {{"table_id", "table_id", "text", As::text},
+                  {"game", "game", "integer", As::number},
+                  {"body", "body", "text", As::text}},
+                 "rowid");
             pg.exec("SELECT setval('table_numbers', (SELECT max(number) FROM tables)) WHERE EXISTS (SELECT 1 FROM tables)");
             pg.exec("COMMIT");
         } catch (...) {

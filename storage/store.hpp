@@ -37,6 +37,9 @@ public:
     virtual std::uint64_t last_table_number() = 0;
     // Every ban (PutBan, RemoveBan), by player id; at start.
     virtual std::vector<StoredBan> bans() = 0;
+    // The game-over webhook summaries not delivered yet (FinishGame::webhook, WebhookDone), the oldest
+    // first, at most `limit`. Any thread.
+    virtual std::vector<PendingWebhook> pending_webhooks(std::size_t limit) = 0;
 
     // --- many nodes on one database (PostgreSQL with a node id; server/README.md) ---------
     // A table is held by one node at a time, through a lease with an epoch that every

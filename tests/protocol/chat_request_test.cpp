@@ -55,6 +55,9 @@ TEST_CASE("a chat line that shows nothing is chat_empty") {
     CHECK(refusal_of(chat("")) == "chat_empty");
     CHECK(refusal_of(chat("   ")) == "chat_empty");
     CHECK(refusal_of(chat("\u200b\u00a0\u3000")) == "chat_empty");  // zero-width and wide spaces only
+    // Format characters that show nothing passed as text that shows (the second round of hardening).
+    for (const char* blank : {"\u206a\u206f", "\u180b", "\U0001d173\U0001d17a", "\U00013430", "\u0600", "\u200b\u200d"})
+        CHECK(refusal_of(chat(blank)) == "chat_empty");
     CHECK(parse(chat(".")));
 }
 

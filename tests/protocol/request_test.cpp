@@ -97,6 +97,26 @@ TEST_CASE("frames that are not requests get a precise error") {
     CHECK(refused(R"({"type":"hello","protocol":1,"name":""})").error.field == "name");
     CHECK(refused(R"({"type":"hello","protocol":1,"name":" Ann"})").error.field == "name");
     CHECK(refused(R"({"type":"hello","protocol":1,"name":"a\nb"})").error.field == "name");
+    // Secrets are never quoted back, however long (a login over 4096 characters was, its first 40).
+    {
+        const std::string login = "eyJhbGciOiJIUzI1NiJ9." + std::string(5000, 'S');
+        const auto e = refused(json{{"type", "hello"}, {"protocol", 1}, {"name", "Ann"}, {"login", login}}.dump()).error;
+        CHECK(e.field == "login");
+        CHECK(e.message().find("eyJ") == std::string::npos);
+        CHECK(e.message().find("SSSS") == std::string::npos);
+        const std::string token = "secret" + std::string(200, 'T');
+        const auto t = refused(json{{"type", "hello"}, {"protocol", 1}, {"name", "Ann"}, {"token", token}}.dump()).error;
+        CHECK(t.field == "token");
+        CHECK(t.message().find("secret") == std::string::npos);
+        CHECK(t.message().find("TTTT") == std::string::npos);
+    }
+    // Invisible characters that let a name look like another's.
+    CHECK(refused(R"({"type":"hello","protocol":1,"name":"\u200bAdmin"})").error.field == "name");
+    CHECK(refused(R"({"type":"hello","protocol":1,"name":"Ad\u200dmin"})").error.field == "name");
+    CHECK(refused(R"({"type":"hello","protocol":1,"name":"Admin\u206a"})").error.field == "name");
+    CHECK(refused(R"({"type":"hello","protocol":1,"name":"\u0600Admin"})").error.field == "name");
+    CHECK(std::get<Hello>(parsed(R"({"type":"hello","protocol":1,"name":"\ud83d\udc69\u200d\ud83d\udcbb Ann"})").body).name ==
+          "\U0001F469\u200D\U0001F4BB Ann");
     CHECK(refused(R"({"type":"hello","protocol":1,"name":"abcdefghijklmnopqrstuvwxyz0123456"})").error.field == "name");
     CHECK(refused(R"({"type":"hello","name":"Ann"})").error.field == "protocol");
     CHECK(refused(R"({"type":"ping","id":[1]})").error.field == "id");

@@ -266,6 +266,32 @@ TEST_CASE("e2e: X-Forwarded-For is believed from a trusted proxy only") {
     CHECK(c.request({{"type", "replay"}, {"table", "t1"}, {"game", 1}}).at("code") == "rate_limited");
 }
 
+TEST_CASE("e2e: X-Forwarded-For on several lines is one list: a proxy that appends its own line decides, not the "
+          "client's line before it") {
+    // HAProxy's `option forwardfor` adds a line of its own rather than extending the client's; RFC 9110 §5.3 makes
+    // the lines one list, in order. Reading the first line alone let a client choose its address for every request.
+    TestServer server({"--archive-reads-per-minute", "2", "--trusted-proxies", "127.0.0.30"});
+    const auto port = server.port();
+    auto through_proxy = [&](const std::string& forged, const std::string& seen) {
+        return http_get(port, "/api/games", {{"X-Forwarded-For", forged}, {"X-Forwarded-For", seen}}, "127.0.0.30").status;
+    };
+    CHECK(through_proxy("10.9.0.1", "10.2.2.2") == 200);
+    CHECK(through_proxy("10.9.0.2", "10.2.2.2") == 200);
+    // A fresh forged line each time gains nothing: the proxy's line names the same client.
+    CHECK(through_proxy("10.9.0.3", "10.2.2.2") == 429);
+    CHECK(through_proxy("10.9.0.4, 10.9.0.5", "10.2.2.2") == 429);
+    // Another client behind the same proxy has its own budget.
+    CHECK(through_proxy("10.9.0.3", "10.2.2.3") == 200);
+    // A WebSocket through the proxy counts against the address on the proxy's line too.
+    EventLoop loop;
+    TestClient c(loop, port, "proxy-ws-lines",
+                 {.path = "/ws", .source = "127.0.0.30", .headers = {{"X-Forwarded-For", "10.9.9.9"}, {"X-Forwarded-For", "10.2.2.3"}}});
+    c.hello("proxied");
+    // 10.2.2.3 has one read left of its two: this one, then no more.
+    CHECK(c.request({{"type", "replay"}, {"table", "t1"}, {"game", 1}}).at("code") == "no_such_game");
+    CHECK(c.request({{"type", "replay"}, {"table", "t1"}, {"game", 1}}).at("code") == "rate_limited");
+}
+
 TEST_CASE("e2e: a finished game's pages and replays are served from the cache the second time, the same") {
     TestServer server({"--bot-delay-ms", "0", "--messages-per-second", "100000"});
     const auto port = server.port();

@@ -58,6 +58,18 @@ TEST_CASE("e2e: display names with bidirectional overrides, control characters o
         "\u2800",                // blank Braille pattern
         "a\u2028b",              // line separator
         "\u00A0name",            // leading no-break space
+        // Invisible format characters that made a name look like another's (round two of the hardening).
+        "\u200BAdmin",           // a zero-width space before a name
+        "Ad\u200Dmin",           // a zero-width joiner between letters
+        "Ad\u200Bmin",
+        "\u206AAdmin",           // deprecated format characters U+206A–U+206F
+        "Admin\u206F",
+        "\u180BAdmin",           // Mongolian free variation selector
+        "Admin\U0001D173",       // musical symbol format
+        "\U00013430Admin",       // Egyptian hieroglyph format
+        "\u0600Admin",           // Arabic number sign
+        "Ada  Lovelace",         // two spaces
+        "\u206A",               // nothing that shows
     };
     int n = 0;
     for (const std::string& name : refused) {
@@ -67,7 +79,8 @@ TEST_CASE("e2e: display names with bidirectional overrides, control characters o
         CHECK(reply.at("code") == "bad_message");
         CHECK(reply.at("field") == "name");
     }
-    for (const std::string& name : {std::string("Zoë"), std::string("李雷"), std::string("Ada\u200DLovelace"),
+    for (const std::string& name : {std::string("Zoë"), std::string("李雷"), std::string("Ada Lovelace"),
+                                    std::string("\U0001F469\u200D\U0001F4BB Ada"), std::string("\u2764\uFE0F"),
                                     std::string("مريم"), std::string("🂡 ace")}) {
         TestClient c(loop, server.port(), "names-ok-" + std::to_string(n++));
         INFO(name);

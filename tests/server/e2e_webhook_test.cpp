@@ -7,8 +7,11 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <set>
+#include <thread>
 #include "http_client.hpp"
 #include "test_client.hpp"
 #include "test_server.hpp"
@@ -97,7 +100,7 @@ TEST_CASE("e2e: webhook: a finished game is posted to the host signed, tried aga
 TEST_CASE("e2e: webhook: a receiver that never answers holds up no table") {
     sparts::test::Receiver receiver({}, sparts::test::Reply::silent());
     TestServer server({"--messages-per-second", "100000", "--bot-delay-ms", "0", "--webhook-url", receiver.url(),
-                       "--webhook-secret-file", webhook_secret_file()});
+                       "--webhook-secret-file", webhook_secret_file(), "--webhook-concurrency", "1"});
     EventLoop loop;
     // One game ends and its delivery hangs; two more tables play whole games meanwhile.
     play_one_game(loop, server.port(), "webhook-hang-1");
@@ -106,8 +109,46 @@ TEST_CASE("e2e: webhook: a receiver that never answers holds up no table") {
     play_one_game(loop, server.port(), "webhook-hang-3");
     CHECK(metric(server.port(), "sparts_webhook_delivered_total") == 0);
     CHECK(metric(server.port(), "sparts_webhook_queued") == 3);
-    // One at a time, in order: every request the receiver got is the first game's (tried again after
-    // the attempt's timeout on a slow machine).
+    // With --webhook-concurrency 1, one at a time, in order: every request the receiver got is the first game's
+    // (tried again after the attempt's timeout on a slow machine).
     const auto got = receiver.received();
     for (const auto& r : got) CHECK(r.delivery == got[0].delivery);
+}
+
+TEST_CASE("e2e: webhook: with the receiver down, no finished game is dropped: they wait in the database, survive a "
+          "restart, and each is delivered once the receiver is back") {
+    // Before the fix, a queue of 1,000 in memory dropped the oldest summaries for good (144 of 1,145 games of one
+    // address in 240 s) and a restart lost the whole queue. Here the queue holds 2 and the receiver is down.
+    const std::string db = fresh_database_path("webhook-outbox");
+    std::set<std::string> tables;
+    {
+        sparts::test::Receiver down({}, sparts::test::Reply(503));
+        TestServer server({"--messages-per-second", "100000", "--bot-delay-ms", "0", "--webhook-url", down.url(),
+                           "--webhook-secret-file", webhook_secret_file(), "--webhook-queue", "2", "--database", db});
+        EventLoop loop;
+        for (int i = 0; i < 5; ++i) tables.insert(play_one_game(loop, server.port(), "webhook-down-" + std::to_string(i)).table);
+        REQUIRE(down.wait_for(2));
+        CHECK(metric(server.port(), "sparts_webhook_delivered_total") == 0);
+        CHECK(metric(server.port(), "sparts_webhook_dropped_total") == 0);
+        CHECK(metric(server.port(), "sparts_webhook_queued") == 2);
+        REQUIRE(stop_server(server, loop).value_or(-1) == 0);
+    }
+    // A new server on the same database, and a receiver that takes everything: the five games arrive, each once.
+    sparts::test::Receiver up({});
+    TestServer server({"--messages-per-second", "100000", "--webhook-url", up.url(), "--webhook-secret-file",
+                       webhook_secret_file(), "--webhook-queue", "2", "--database", db});
+    REQUIRE(up.wait_for(5));
+    std::set<std::string> delivered_tables, ids;
+    for (const auto& r : up.received()) {
+        CHECK(r.signature == sparts::test::expected_signature(kWebhookSecret, r.timestamp, r.body));
+        delivered_tables.insert(json::parse(r.body).at("table").get<std::string>());
+        ids.insert(r.delivery);
+    }
+    CHECK(delivered_tables == tables);
+    CHECK(ids.size() == 5);
+    // Nothing is left to deliver: the outbox is empty, so a third start sends nothing again.
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    CHECK(up.received().size() == 5);
+    CHECK(metric(server.port(), "sparts_webhook_delivered_total") == 5);
+    CHECK(metric(server.port(), "sparts_webhook_queued") == 0);
 }

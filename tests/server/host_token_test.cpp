@@ -4,6 +4,8 @@
 #include <doctest/doctest.h>
 
 #include <jwt.h>
+#include <openssl/evp.h>
+#include <openssl/hmac.h>
 #include <stdlib.h>
 
 #include <atomic>
@@ -210,6 +212,41 @@ TEST_CASE("host_token refuses what is not a well-formed JWT as token_malformed")
     CHECK(result(hs, "eyJ0eXAiOiJKV1QifQ." + good[1] + "." + good[2]) == "token_malformed");
     // libjwt reads a C string: what follows a NUL must not go unseen.
     CHECK(result(hs, hs256(good_claims()) + std::string(1, '\0') + "junk") == "token_malformed");
+}
+
+namespace {
+std::string b64url(const std::string& bytes) {
+    std::string out(4 * ((bytes.size() + 2) / 3) + 1, '\0');
+    const int n = EVP_EncodeBlock(reinterpret_cast<unsigned char*>(out.data()),
+                                  reinterpret_cast<const unsigned char*>(bytes.data()), static_cast<int>(bytes.size()));
+    out.resize(static_cast<std::size_t>(n));
+    while (!out.empty() && out.back() == '=') out.pop_back();
+    for (char& c : out) c = c == '+' ? '-' : c == '/' ? '_' : c;
+    return out;
+}
+
+// An HS256 token of the header and claims exactly as written (duplicate members and all), signed with the secret.
+std::string hs256_raw(const std::string& header, const std::string& claims) {
+    const std::string input = b64url(header) + "." + b64url(claims);
+    unsigned char mac[EVP_MAX_MD_SIZE];
+    unsigned int size = 0;
+    HMAC(EVP_sha256(), kSecret.data(), static_cast<int>(kSecret.size()), reinterpret_cast<const unsigned char*>(input.data()),
+         input.size(), mac, &size);
+    return input + "." + b64url(std::string(reinterpret_cast<const char*>(mac), size));
+}
+}  // namespace
+
+TEST_CASE("host_token refuses a claim or a header member given twice: read last-wins by libjwt, refused by our parser") {
+    const HostTokenVerifier hs(hs256_config());
+    const std::string rest = R"("name":"Alice","exp":)" + std::to_string(kNow + 600) + R"(,"iss":")" + kIssuer +
+                             R"(","aud":")" + kAudience + R"("})";
+    const std::string header = R"({"alg":"HS256","typ":"JWT"})";
+    // Written by hand and signed like any token: the same claims once each pass.
+    CHECK(result(hs, hs256_raw(header, R"({"sub":"alice",)" + rest)) == "ok");
+    // `sub` twice: which account is this? Refused, not read as the last one.
+    CHECK(result(hs, hs256_raw(header, R"({"sub":"alice","sub":"admin",)" + rest)) == "token_malformed");
+    CHECK(result(hs, hs256_raw(header, R"({"sub":"alice","exp":1,)" + rest)) == "token_malformed");
+    CHECK(result(hs, hs256_raw(R"({"alg":"HS256","alg":"none"})", R"({"sub":"alice",)" + rest)) == "token_malformed");
 }
 
 TEST_CASE("host_token refuses a missing or mistyped claim as token_malformed") {

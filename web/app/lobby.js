@@ -4,6 +4,9 @@ import { errorWords, listGames } from "../lib/index.js";
 import { h, fill, focusKey, restoreFocus } from "./dom.js";
 import { PRESETS, optionsFor, formValue, wireValue, optionsInWords, presetLabel } from "./options.js";
 
+// Tables a page of the lobby's list holds: a phone's screen or two.
+const TABLES_PER_PAGE = 20;
+
 const STATE_WORDS = { waiting: "Waiting for players", playing: "Playing", over: "Game over" };
 
 function seatWords(holder) {
@@ -16,6 +19,11 @@ export class LobbyView {
     this.app = app;
     this.client = app.client;
     this.showAll = false;
+    // The table list a page at a time (PROTOCOL.md list_tables): a host with thousands of open tables
+    // must not send them all to every lobby. `after` is this page's cursor, `before` the earlier pages'.
+    this.filter = { preset: "", seats: "" };
+    this.after = null;
+    this.before = [];
     this.offs = [];
   }
 
@@ -31,11 +39,10 @@ export class LobbyView {
       h("section", { class: "card-panel", "aria-labelledby": "open-tables" },
         h("div", { class: "section-head" },
           h("h2", { id: "open-tables" }, "Tables"),
-          h("label", { class: "inline" },
-            h("input", { type: "checkbox", checked: this.showAll, onchange: (e) => { this.showAll = e.target.checked; this.lastTables = null; this.refresh(); } }),
-            " show games in progress"),
           h("button", { type: "button", onclick: () => this.refresh() }, "Refresh")),
-        this.tablesEl),
+        this.filterRow(),
+        this.tablesEl,
+        this.pagerEl = h("nav", { class: "pager", "aria-label": "Table pages" })),
       h("section", { class: "card-panel", "aria-labelledby": "new-table" },
         h("h2", { id: "new-table" }, "New table"),
         this.formEl),
@@ -111,23 +118,73 @@ export class LobbyView {
         h("button", { type: "submit" }, "Save name")));
   }
 
+  /** Which tables to list: a game, a table size, and whether games in progress show. */
+  filterRow() {
+    const changed = () => {
+      this.after = null;
+      this.before = [];
+      this.lastTables = null;
+      this.refresh();
+    };
+    const preset = h("select", { id: "tables-preset", onchange: (e) => { this.filter.preset = e.target.value; changed(); } },
+      h("option", { value: "" }, "Every game"),
+      PRESETS.map((p) => h("option", { value: p.name, selected: p.name === this.filter.preset }, p.label)));
+    const seats = h("select", { id: "tables-seats", onchange: (e) => { this.filter.seats = e.target.value; changed(); } },
+      h("option", { value: "" }, "Any"),
+      [2, 3, 4, 5, 6, 7, 8, 9, 10].map((n) => h("option", { value: String(n), selected: String(n) === this.filter.seats }, `${n} seats`)));
+    return h("div", { class: "table-filter" },
+      h("label", { for: "tables-preset" }, "Game "), preset, " ",
+      h("label", { for: "tables-seats" }, "Seats "), seats, " ",
+      h("label", { class: "inline" },
+        h("input", { type: "checkbox", id: "tables-all", checked: this.showAll, onchange: (e) => { this.showAll = e.target.checked; changed(); } }),
+        " show games in progress"));
+  }
+
   async refresh() {
+    const filter = { open: !this.showAll, limit: TABLES_PER_PAGE };
+    if (this.filter.preset) filter.preset = this.filter.preset;
+    if (this.filter.seats) filter.seats = Number(this.filter.seats);
+    if (this.after) filter.after = this.after;
     try {
-      const tables = await this.client.listTables({ open: !this.showAll });
-      this.renderTables(tables);
+      const page = await this.client.listTablesPage(filter);
+      // Every table of this page went away meanwhile: back to the first page.
+      if (page.tables.length === 0 && this.after) {
+        this.after = null;
+        this.before = [];
+        return this.refresh();
+      }
+      this.renderTables(page);
     } catch (err) {
       fill(this.tablesEl, h("p", { class: "error" }, errorWords(err)));
     }
   }
 
-  renderTables(tables) {
+  renderTables(page) {
     // The list is refreshed every few seconds: draw it only when it changed, and keep the focus.
-    const text = JSON.stringify([tables, this.client.seats]);
+    const text = JSON.stringify([page, this.client.seats, this.before.length]);
     if (text === this.lastTables) return;
     this.lastTables = text;
-    const key = focusKey(this.tablesEl);
-    this.drawTables(tables);
-    restoreFocus(this.tablesEl, key);
+    const key = focusKey(this.el);
+    this.drawTables(page.tables);
+    this.drawPager(page);
+    restoreFocus(this.el, key);
+  }
+
+  drawPager(page) {
+    const first = this.before.length * TABLES_PER_PAGE + 1;
+    const last = first + page.tables.length - 1;
+    if (!page.next && this.before.length === 0) return fill(this.pagerEl);
+    const turn = (after, before) => {
+      this.after = after;
+      this.before = before;
+      this.refresh();
+    };
+    fill(this.pagerEl,
+      h("button", { type: "button", id: "tables-previous", dataset: { focusKey: "tables-previous" }, disabled: this.before.length === 0,
+        onclick: () => turn(this.before[this.before.length - 1], this.before.slice(0, -1)) }, "Previous"),
+      h("span", { class: "hint", id: "tables-shown" }, page.tables.length ? ` Tables ${first}–${last} of ${page.total} ` : ` ${page.total} tables `),
+      h("button", { type: "button", id: "tables-next", dataset: { focusKey: "tables-next" }, disabled: !page.next,
+        onclick: () => turn(page.next, [...this.before, this.after]) }, "Next"));
   }
 
   drawTables(tables) {

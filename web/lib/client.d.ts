@@ -103,7 +103,13 @@ export declare class SpartsClient {
 
   request<T = ServerMessage>(msg: Omit<ClientMessage, "id">, options?: { timeoutMs?: number }): Promise<T>;
   ping(): Promise<OkPing>;
-  listTables(filter?: { preset?: string; seats?: number; open?: boolean }): Promise<TableInfo[]>;
+  listTables(filter?: { preset?: string; seats?: number; open?: boolean; limit?: number }): Promise<TableInfo[]>;
+  /** One page of the public tables; `next` (null on the last page) is the `after` of the page after it. */
+  listTablesPage(filter?: { preset?: string; seats?: number; open?: boolean; limit?: number; after?: string }): Promise<{
+    tables: TableInfo[];
+    total: number;
+    next: string | null;
+  }>;
   createTable(ruleset: RulesetRequest, extra?: { private?: boolean; turn_seconds?: number }): Promise<OkCreateTable>;
   /** Quick play (PROTOCOL.md §22): wait to be seated with others asking for the same game; "quick_play_matched" follows. */
   quickPlay(preset: Preset, options?: RulesetRequest["options"]): Promise<OkQuickPlay>;

@@ -415,10 +415,19 @@ export class SpartsClient {
     return this.request({ type: "ping" });
   }
 
-  /** Public tables: `{preset?, seats?, open?}`. Resolves with the table infos. */
+  /** Public tables: `{preset?, seats?, open?, limit?}`. Resolves with the table infos of the first page (50 by default). */
   async listTables(filter = {}) {
     const reply = await this.request({ type: "list_tables", ...filter });
     return reply.tables;
+  }
+
+  /**
+   * One page of the public tables: `{preset?, seats?, open?, limit?, after?}` (PROTOCOL.md, list_tables).
+   * Resolves with `{tables, total, next}`; pass `next` as `after` for the page after it (absent on the last page).
+   */
+  async listTablesPage(filter = {}) {
+    const reply = await this.request({ type: "list_tables", ...filter });
+    return { tables: reply.tables, total: reply.total, next: reply.next ?? null };
   }
 
   /** `createTable({preset: "spades", options: {...}}, {private, turn_seconds})` */

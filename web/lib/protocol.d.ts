@@ -373,7 +373,7 @@ export type LeaveRequest = {
 };
 
 // ---- client/list_tables.schema.json
-/** list_tables: the public tables */
+/** list_tables: the public tables, a page at a time */
 export type ListTablesRequest = {
   type: "list_tables";
   id?: RequestId;
@@ -382,6 +382,10 @@ export type ListTablesRequest = {
   seats?: number;
   /** true (default): only tables with a free seat and no game running; false: all */
   open?: boolean;
+  /** at most this many tables in the reply (default 50); the reply also stops before 64 KiB */
+  limit?: number;
+  /** the cursor: the next of an earlier reply; the page starts at the first table after it */
+  after?: string;
 };
 
 // ---- client/mute.schema.json
@@ -930,7 +934,12 @@ export type OkListTables = {
   type: "ok";
   re: "list_tables";
   id?: RequestId;
+  /** a page of the public tables the filter takes, in the order the tables were made */
   tables: TableInfo[];
+  /** how many public tables the filter takes, on every page */
+  total: number;
+  /** present when more tables follow: send it as after to get the next page */
+  next?: string;
 };
 
 // ---- server/ok.mute.schema.json

@@ -153,7 +153,13 @@ class SpartsClient:
 
     # convenience wrappers
     async def list_tables(self, **filters: Any) -> List[Dict[str, Any]]:
+        """The first page of the public tables (filters: preset, seats, open, limit)."""
         return (await self.request({"type": "list_tables", **filters}))["tables"]
+
+    async def list_tables_page(self, **filters: Any) -> Dict[str, Any]:
+        """One page of the public tables: {"tables", "total", "next"}; give next as after= for the page after it."""
+        reply = await self.request({"type": "list_tables", **filters})
+        return {"tables": reply["tables"], "total": reply["total"], "next": reply.get("next")}
 
     async def create_table(self, preset: str, options: Optional[Dict[str, Any]] = None,
                            **kw: Any) -> Dict[str, Any]:
