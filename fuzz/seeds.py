@@ -222,6 +222,12 @@ def archive_seeds():
         "/api/games?%ff=1", "/api/games?player=%ff%fe", "/api/games?preset=%c3%28", "/api/games?x%e2%82=1",
         "/api/games/\xff\xfe/1", "/api/games/t1/\xff", "/api/games?\xff\xfe=1", "/api/games?player=\xc3",
         "/api/games/t1/1/record\xff",
+        # The ratings' pages, as the archive hands them on.
+        "/api/leaderboard/spades", "/api/leaderboard/spades?limit=10", "/api/leaderboard/sparts?limit=0",
+        "/api/leaderboard/spades?cursor=1500.5/p0123456789abcdef", "/api/leaderboard/spades?cursor=x",
+        "/api/leaderboard/nope", "/api/leaderboard/", "/api/leaderboard/spades?limit=101&x=1",
+        "/api/players/p0123456789abcdef", "/api/players/p0123", "/api/players/", "/api/players/p0123456789abcdef?x=1",
+        "/api/players/%70%30", "/api/players/\xff",
     ]
     for k, t in enumerate(targets, 1):
         write("archive_api", f"target-{k:02}", t.encode("latin-1"))
@@ -252,12 +258,137 @@ def game_seeds():
             write("game_apply", f"options-{preset}-{k2}", bytes([preset]) + options + seed + bytes([11, 255] * 8))
 
 
+# --- proxy_header, login, admin_request, settings_file, display_text --------------------
+
+PROXY_SIGNATURE = b"\r\n\r\n\x00\r\nQUIT\n"
+
+
+def proxy_seeds():
+    fresh("proxy_header")
+    v4 = bytes([203, 0, 113, 7, 10, 0, 0, 1]) + struct.pack(">HH", 51234, 8080)
+    v6 = bytes(range(16)) + bytes(range(16, 32)) + struct.pack(">HH", 443, 8080)
+    tlv = bytes([0x01, 0, 2]) + b"h2" + bytes([0x05, 0, 4]) + b"uid1"
+    seeds = {
+        "v4": PROXY_SIGNATURE + bytes([0x21, 0x11]) + struct.pack(">H", len(v4)) + v4,
+        "v4-tlvs": PROXY_SIGNATURE + bytes([0x21, 0x11]) + struct.pack(">H", len(v4 + tlv)) + v4 + tlv,
+        "v6": PROXY_SIGNATURE + bytes([0x21, 0x21]) + struct.pack(">H", len(v6)) + v6,
+        "local": PROXY_SIGNATURE + bytes([0x20, 0x00]) + struct.pack(">H", 0),
+        "unspec": PROXY_SIGNATURE + bytes([0x21, 0x00]) + struct.pack(">H", 0),
+        "short-v4": PROXY_SIGNATURE + bytes([0x21, 0x11]) + struct.pack(">H", 4) + v4[:4],
+        "too-long": PROXY_SIGNATURE + bytes([0x21, 0x11]) + struct.pack(">H", 65535),
+        "version-1": PROXY_SIGNATURE + bytes([0x11, 0x11]) + struct.pack(">H", len(v4)) + v4,
+        "udp": PROXY_SIGNATURE + bytes([0x21, 0x12]) + struct.pack(">H", len(v4)) + v4,
+        "v1-text": b"PROXY TCP4 203.0.113.7 10.0.0.1 51234 8080\r\n",
+        "http": b"GET / HTTP/1.1\r\nHost: x\r\n\r\n",
+    }
+    for name, data in seeds.items():
+        write("proxy_header", name, data)
+
+
+def b64url(data):
+    import base64
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+
+def login_seeds():
+    fresh("login")
+    header = '{"alg":"HS256","typ":"JWT"}'
+    claims = '{"sub":"alice","name":"Alice","exp":1900000000}'
+    signed = {  # mode 1: header and claims, signed by the target
+        "good": (header, claims),
+        "nbf": (header, '{"sub":"alice","exp":1900000000,"nbf":1700000000,"iss":"x","aud":["a","b"]}'),
+        "expired": (header, '{"sub":"alice","exp":1000}'),
+        "sub-twice": (header, '{"sub":"alice","sub":"admin","exp":1900000000}'),
+        "alg-twice": ('{"alg":"HS256","alg":"none"}', claims),
+        "alg-none": ('{"alg":"none"}', claims),
+        "rs256": ('{"alg":"RS256"}', claims),
+        "array": (header, '["sub","alice"]'),
+        "no-sub": (header, '{"exp":1900000000}'),
+        "long-name": (header, '{"sub":"alice","name":"' + "n" * 200 + '","exp":1900000000}'),
+        "exp-string": (header, '{"sub":"alice","exp":"1900000000"}'),
+        "fraction": (header, '{"sub":"a","exp":1900000000.5}'),
+    }
+    for name, (h, c) in signed.items():
+        write("login", "signed-" + name, b"\x01" + h.encode() + b"\n" + c.encode())
+    raw = {  # mode 0: the token as sent
+        "unsigned": b64url(header.encode()) + "." + b64url(claims.encode()) + ".",
+        "garbage": "not.a.token",
+        "two-dots-nul": b64url(header.encode()) + "." + b64url(claims.encode()) + ".sig\x00junk",
+        "four-parts": "a.b.c.d",
+        "bad-b64": "e.e.e",
+    }
+    for name, token in raw.items():
+        write("login", "raw-" + name, b"\x00" + token.encode("latin-1"))
+
+
+def admin_seeds():
+    fresh("admin_request")
+    GET, POST, DELETE, PUT = 0, 1, 2, 3
+    player = "p0123456789abcdef"
+    seeds = {
+        "tables": (GET, "/admin/tables", ""),
+        "connections": (GET, "/admin/connections", ""),
+        "close": (POST, "/admin/tables/t1/close", ""),
+        "close-empty-object": (POST, "/admin/tables/t1/close", "{}"),
+        "close-bad-body": (POST, "/admin/tables/t1/close", '{"now":true}'),
+        "close-bad-table": (POST, "/admin/tables/t!1/close", ""),
+        "remove": (POST, "/admin/tables/t1/remove", '{"player":"' + player + '"}'),
+        "remove-bad": (POST, "/admin/tables/t1/remove", '{"player":"nobody"}'),
+        "bans": (GET, "/admin/bans", ""),
+        "ban": (POST, "/admin/bans", '{"player":"' + player + '","reason":"  spam \\u00e9 "}'),
+        "ban-control": (POST, "/admin/bans", '{"player":"' + player + '","reason":"a\\nb"}'),
+        "ban-twice": (POST, "/admin/bans", '{"player":"' + player + '","player":"p1111111111111111"}'),
+        "unban": (DELETE, "/admin/bans/" + player, ""),
+        "unban-bad": (DELETE, "/admin/bans/x", ""),
+        "broadcast": (POST, "/admin/broadcast", '{"text":"The server restarts at noon."}'),
+        "broadcast-blank": (POST, "/admin/broadcast", '{"text":"\\u200b "}'),
+        "broadcast-long": (POST, "/admin/broadcast", '{"text":"' + "x" * 600 + '"}'),
+        "put": (PUT, "/admin/tables", ""),
+        "get-body": (GET, "/admin/tables", "{}"),
+        "unknown": (GET, "/admin/secrets", ""),
+        "deep": (POST, "/admin/broadcast", "[" * 100),
+    }
+    for name, (method, path, body) in seeds.items():
+        write("admin_request", name, bytes([method]) + path.encode() + b"\n" + body.encode())
+
+
+def settings_seeds():
+    fresh("settings_file")
+    write("settings_file", "every-kind", "\n".join([
+        "# the operator's settings", "port = 9000", "address = 0.0.0.0", "database = none", "log-level = debug",
+        "trusted-proxies = 127.0.0.1, 10.0.0.0/8", "proxy-protocol = v2", "guests = on", "tables-per-address = 16",
+        "webhook-concurrency = 4", "webhook-queue = 1000", "quick-play-while-seated = off", ""]))
+    write("settings_file", "bad-number", "port = 70000\n")
+    write("settings_file", "bad-choice", "guests = maybe\n")
+    write("settings_file", "unknown", "colour = red\n")
+    write("settings_file", "sections", "[server]\nport = 1\n")
+    write("settings_file", "zero-limit", "messages-per-second = 0\n")
+    write("settings_file", "postgres", "database = postgresql://user:secret@db/sparts\nnode-id = n1\n")
+    write("settings_file", "quotes", 'login-issuer = "https://host.example"\nadmin-token-file = \'/etc/token\'\n')
+
+
+def text_seeds():
+    fresh("display_text")
+    texts = ["Ada", "Ada Lovelace", "Zoë", "李雷", "مريم", "🂡 ace", "\U0001F469\u200d\U0001F4BB Ada", "\u2764\ufe0f",
+             "\u200bAdmin", "Ad\u200dmin", "\u206aAdmin", "\u180bx", "x\U0001D173", "\U00013430x", "\u0600x",
+             "\u202eevil", " lead", "trail ", "a  b", "\u2800", "\u3164", "x" * 33, "hello, table!", "a\nb",
+             "\u00a0 \u3000", "gg " * 120]
+    for k, t in enumerate(texts, 1):
+        write("display_text", f"text-{k:02}", t)
+    write("display_text", "not-utf8", b"\xc3\x28 \xff")
+
+
 def main():
     sparts = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "build", "tools", "sparts")
     request_seeds()
     record_seeds(sparts)
     archive_seeds()
     game_seeds()
+    proxy_seeds()
+    login_seeds()
+    admin_seeds()
+    settings_seeds()
+    text_seeds()
     for target in sorted(os.listdir(CORPUS)):
         print(f"{target}: {len(os.listdir(os.path.join(CORPUS, target)))} seeds")
 

@@ -7,7 +7,7 @@
 #include <optional>
 #include <spdlog/spdlog.h>
 #include "protocol/json_text.hpp"
-#include "protocol/unicode_text.hpp"
+#include "server/admin_request.hpp"
 #include "server/hub.hpp"
 #include "server/lobby.hpp"
 #include "server/session.hpp"
@@ -28,72 +28,6 @@ AdminAnswer error(http::status status, std::string_view code, std::string_view m
 }
 
 AdminAnswer ok(json body) { return {http::status::ok, dump_text(body), {}}; }
-
-// For the log and for messages: what a stranger sent, as printable ASCII, short.
-std::string shown(std::string_view s) {
-    std::string out;
-    for (const char c : s.substr(0, 80)) out += (c >= 0x20 && c < 0x7f) ? c : '?';
-    return s.size() > 80 ? out + "..." : out;
-}
-
-std::vector<std::string_view> segments(std::string_view path) {
-    std::vector<std::string_view> out;
-    std::size_t start = 1;  // after the leading '/'
-    while (start <= path.size()) {
-        const std::size_t slash = std::min(path.find('/', start), path.size());
-        out.push_back(path.substr(start, slash - start));
-        start = slash + 1;
-    }
-    return out;
-}
-
-// The ids the server makes: tables "t" and digits (any 1 to 32 of [A-Za-z0-9_-], as the archive
-// takes them), players "p" and 16 hex digits.
-bool table_id(std::string_view s) {
-    return !s.empty() && s.size() <= 32 && std::all_of(s.begin(), s.end(), [](char c) {
-        return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '-' || c == '_';
-    });
-}
-
-bool player_id(std::string_view s) {
-    return s.size() == 17 && s[0] == 'p' &&
-           std::all_of(s.begin() + 1, s.end(), [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); });
-}
-
-// Text an operator writes for players to read (a broadcast, a ban's reason): shown as plain
-// text, refused rather than cleaned as the table chat's is. Valid UTF-8 (the JSON parser has
-// checked it), no control character (line breaks included: they could reorder or hide what
-// is around it), cut of the white space at either end, at most `max` code points; something
-// that shows unless `may_be_empty`. The text, or what is wrong.
-struct TextProblem {
-    std::string what;
-};
-Outcome<std::string, TextProblem> operator_text(std::string_view raw, std::size_t max, bool may_be_empty) {
-    struct Point {
-        std::size_t at, end;
-        long c;
-    };
-    std::vector<Point> points;
-    for (std::size_t i = 0; i < raw.size();) {
-        const std::size_t at = i;
-        const long c = next_code_point(raw, i);
-        if (c < 0) return TextProblem{"is not UTF-8"};
-        if (is_control_character(c)) return TextProblem{"holds a control character (a line break, a tab, ...)"};
-        points.push_back({at, i, c});
-    }
-    std::size_t b = 0, e = points.size();
-    while (b < e && is_space_character(points[b].c)) ++b;
-    while (e > b && is_space_character(points[e - 1].c)) --e;
-    const bool shows =
-        std::any_of(points.begin() + static_cast<std::ptrdiff_t>(b), points.begin() + static_cast<std::ptrdiff_t>(e),
-                    [](const Point& p) { return !is_invisible_character(p.c); });
-    if (!shows) {
-        if (may_be_empty) return std::string();
-        return TextProblem{"shows nothing"};
-    }
-    if (e - b > max) return TextProblem{"is longer than " + std::to_string(max) + " characters"};
-    return std::string(raw.substr(points[b].at, points[e - 1].end - points[b].at));
-}
 
 // Collects `n` answers that come back from other strands and hands them all to `done` once the
 // last has come, on whichever thread brought it.
@@ -159,18 +93,16 @@ private:
         spdlog::info("admin: {} from {} refused: {}", what_, client_, message);
         respond_(error(status, code, message));
     }
-    // The body as a JSON object with only `allowed` members; or nothing, refused.
-    std::optional<json> object_body(const std::string& body, std::initializer_list<std::string_view> allowed);
-
     void list_tables();
     void list_connections();
     void list_connections_following(const std::vector<std::optional<Table::AdminView>>& views);
-    void close_table(const std::string& table, const std::string& body);
-    void remove_player(const std::string& table, const std::string& body);
+    // Each with what read_admin_request read from the request.
+    void close_table(const std::string& table);
+    void remove_player(const std::string& table, const std::string& id);
     void list_bans();
-    void ban(const std::string& body);
+    void ban(const std::string& player, const std::string& reason);
     void unban(const std::string& player);
-    void broadcast(const std::string& body);
+    void broadcast(const std::string& text);
 
     Hub& hub_;
     const std::string client_;
@@ -178,70 +110,29 @@ private:
     std::string what_;  // the method and path, for the log
 };
 
-std::optional<json> Action::object_body(const std::string& body, std::initializer_list<std::string_view> allowed) {
-    auto parsed = parse_json_text(body);
-    if (!parsed) {
-        refuse(http::status::bad_request, "bad_json", "the body is not JSON: " + parsed.error().message());
-        return std::nullopt;
-    }
-    if (!parsed->is_object()) {
-        refuse(http::status::bad_request, "bad_body", "the body must be a JSON object");
-        return std::nullopt;
-    }
-    for (const auto& [key, value] : parsed->items())
-        if (std::find(allowed.begin(), allowed.end(), key) == allowed.end()) {
-            refuse(http::status::bad_request, "bad_body", "unknown member \"" + shown(key) + "\"");
-            return std::nullopt;
-        }
-    return std::move(*parsed);
-}
-
 void Action::route(http::verb method, std::string_view path, const std::string& body) {
     what_ = std::string(http::to_string(method)) + " " + shown(path);
-    const auto parts = segments(path);
-    // Each route: its segments ("*" a parameter), its method, and what it does.
-    struct Route {
-        std::vector<std::string_view> pattern;
-        http::verb method;
-        std::function<void(const std::vector<std::string_view>&)> run;
-    };
-    const auto self = shared_from_this();
-    const std::vector<Route> routes = {
-        {{"admin", "tables"}, http::verb::get, [self](const auto&) { self->list_tables(); }},
-        {{"admin", "connections"}, http::verb::get, [self](const auto&) { self->list_connections(); }},
-        {{"admin", "tables", "*", "close"}, http::verb::post,
-         [self, &body](const auto& p) { self->close_table(std::string(p[2]), body); }},
-        {{"admin", "tables", "*", "remove"}, http::verb::post,
-         [self, &body](const auto& p) { self->remove_player(std::string(p[2]), body); }},
-        {{"admin", "bans"}, http::verb::get, [self](const auto&) { self->list_bans(); }},
-        {{"admin", "bans"}, http::verb::post, [self, &body](const auto&) { self->ban(body); }},
-        {{"admin", "bans", "*"}, http::verb::delete_, [self](const auto& p) { self->unban(std::string(p[2])); }},
-        {{"admin", "broadcast"}, http::verb::post, [self, &body](const auto&) { self->broadcast(body); }},
-    };
-    std::string allow;
-    for (const Route& r : routes) {
-        if (r.pattern.size() != parts.size()) continue;
-        bool match = true;
-        for (std::size_t i = 0; i < parts.size() && match; ++i)
-            match = r.pattern[i] == "*" ? !parts[i].empty() : r.pattern[i] == parts[i];
-        if (!match) continue;
-        if (r.method != method) {
-            allow += (allow.empty() ? "" : ", ") + std::string(http::to_string(r.method));
-            continue;
-        }
-        if (body.size() > kMaxAdminBodyBytes)
-            return refuse(http::status::bad_request, "body_too_large",
-                          "the body is over " + std::to_string(kMaxAdminBodyBytes) + " bytes");
-        if (method != http::verb::post && !body.empty())
-            return refuse(http::status::bad_request, "bad_body", what_ + " takes no body");
-        return guarded([&] { r.run(parts); });
-    }
-    if (!allow.empty()) {
-        AdminAnswer a = error(http::status::method_not_allowed, "method_not_allowed", what_ + ": allowed: " + allow);
-        a.headers.emplace_back(http::field::allow, allow);
+    auto request = read_admin_request(method, path, body);
+    if (!request) {
+        const AdminRefusal& r = request.error();
+        if (r.status == http::status::bad_request) return refuse(r.status, r.code, r.message);
+        AdminAnswer a = error(r.status, r.code, r.message);
+        if (!r.allow.empty()) a.headers.emplace_back(http::field::allow, r.allow);
         return respond_(std::move(a));
     }
-    respond_(error(http::status::not_found, "not_found", "no admin endpoint " + what_));
+    guarded([&] {
+        AdminRequest& q = *request;
+        switch (q.action) {
+            case AdminAction::list_tables: return list_tables();
+            case AdminAction::list_connections: return list_connections();
+            case AdminAction::close_table: return close_table(q.table);
+            case AdminAction::remove_player: return remove_player(q.table, q.player);
+            case AdminAction::list_bans: return list_bans();
+            case AdminAction::ban: return ban(q.player, q.reason);
+            case AdminAction::unban: return unban(q.player);
+            case AdminAction::broadcast: return broadcast(q.text);
+        }
+    });
 }
 
 void Action::list_tables() {
@@ -303,10 +194,8 @@ void Action::list_connections_following(const std::vector<std::optional<Table::A
     for (const auto& s : sessions) s->admin_view(add);
 }
 
-void Action::close_table(const std::string& table, const std::string& body) {
-    // No body, or an empty object (what a client that always sends JSON sends).
-    if (!body.empty() && !object_body(body, {})) return;
-    auto t = table_id(table) ? hub_.tables.find(table) : nullptr;
+void Action::close_table(const std::string& table) {
+    auto t = hub_.tables.find(table);
     if (!t) return refuse(http::status::not_found, "no_such_table", "no open table \"" + shown(table) + "\" on this server");
     t->admin_close([self = shared_from_this(), table](bool closed) {
         self->guarded([&] {
@@ -316,15 +205,9 @@ void Action::close_table(const std::string& table, const std::string& body) {
     });
 }
 
-void Action::remove_player(const std::string& table, const std::string& body) {
-    const auto doc = object_body(body, {"player"});
-    if (!doc) return;
-    const auto player = doc->find("player");
-    if (player == doc->end() || !player->is_string() || !player_id(player->get<std::string>()))
-        return refuse(http::status::bad_request, "bad_body", "\"player\" must be a player id, \"p\" and 16 hex digits");
-    auto t = table_id(table) ? hub_.tables.find(table) : nullptr;
+void Action::remove_player(const std::string& table, const std::string& id) {
+    auto t = hub_.tables.find(table);
     if (!t) return refuse(http::status::not_found, "no_such_table", "no open table \"" + shown(table) + "\" on this server");
-    const std::string id = player->get<std::string>();
     t->admin_remove(id, [self = shared_from_this(), table, id](int seat, bool bot) {
         self->guarded([&] {
             if (seat == -2) return self->refuse(http::status::not_found, "no_such_table", "table " + table + " is closed");
@@ -346,21 +229,9 @@ void Action::list_bans() {
     });
 }
 
-void Action::ban(const std::string& body) {
-    const auto doc = object_body(body, {"player", "reason"});
-    if (!doc) return;
-    const auto player = doc->find("player");
-    if (player == doc->end() || !player->is_string() || !player_id(player->get<std::string>()))
-        return refuse(http::status::bad_request, "bad_body", "\"player\" must be a player id, \"p\" and 16 hex digits");
-    std::string reason;
-    if (const auto r = doc->find("reason"); r != doc->end()) {
-        if (!r->is_string()) return refuse(http::status::bad_request, "bad_body", "\"reason\" must be a string");
-        auto text = operator_text(r->get<std::string>(), kMaxBanReasonLength, true);
-        if (!text) return refuse(http::status::bad_request, "bad_body", "\"reason\" " + text.error().what);
-        reason = std::move(*text);
-    }
+void Action::ban(const std::string& player, const std::string& reason) {
     // Banned first (no hello gets in from here on), stored, then its connections closed.
-    hub_.lobby.ban(player->get<std::string>(), reason, [self = shared_from_this()](Lobby::Ban b) {
+    hub_.lobby.ban(player, reason, [self = shared_from_this()](Lobby::Ban b) {
         self->guarded([&] {
             std::vector<std::shared_ptr<Session>> sessions;
             self->hub_.sessions.for_each([&](const std::shared_ptr<Session>& s) { sessions.push_back(s); });
@@ -377,7 +248,6 @@ void Action::ban(const std::string& body) {
 }
 
 void Action::unban(const std::string& player) {
-    if (!player_id(player)) return refuse(http::status::not_found, "not_banned", "\"" + shown(player) + "\" is not a banned player");
     hub_.lobby.unban(player, [self = shared_from_this(), player](std::optional<Lobby::Ban> lifted) {
         self->guarded([&] {
             if (!lifted) return self->refuse(http::status::not_found, "not_banned", "player " + player + " is not banned");
@@ -386,20 +256,14 @@ void Action::unban(const std::string& player) {
     });
 }
 
-void Action::broadcast(const std::string& body) {
-    const auto doc = object_body(body, {"text"});
-    if (!doc) return;
-    const auto raw = doc->find("text");
-    if (raw == doc->end() || !raw->is_string()) return refuse(http::status::bad_request, "bad_body", "\"text\" must be a string");
-    auto text = operator_text(raw->get<std::string>(), kMaxAnnouncementLength, false);
-    if (!text) return refuse(http::status::bad_request, "bad_body", "\"text\" " + text.error().what);
+void Action::broadcast(const std::string& text) {
     const auto at = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
                         .count();
     // Rendered once, the same frame to every connection; the text is data, never markup.
-    const Frame frame = std::make_shared<const std::string>(dump_text({{"type", "announcement"}, {"text", *text}, {"at", at}}));
+    const Frame frame = std::make_shared<const std::string>(dump_text({{"type", "announcement"}, {"text", text}, {"at", at}}));
     std::vector<std::shared_ptr<Session>> sessions;
     hub_.sessions.for_each([&](const std::shared_ptr<Session>& s) { sessions.push_back(s); });
-    auto sent = gather<bool>(sessions.size(), [self = shared_from_this(), text = *text, at](std::vector<bool> each) {
+    auto sent = gather<bool>(sessions.size(), [self = shared_from_this(), text, at](std::vector<bool> each) {
         self->guarded([&] {
             const auto n = std::count(each.begin(), each.end(), true);
             self->did(AdminAction::broadcast, "\"" + text + "\" (to " + std::to_string(n) + " connections)",

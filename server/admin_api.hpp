@@ -40,15 +40,13 @@
 #include <vector>
 #include <boost/beast/http.hpp>
 #include "server/address_rate.hpp"
+#include "server/admin_request.hpp"
 #include "server/admin_token.hpp"
 
 namespace sparts::server {
 
 struct Hub;
 
-inline constexpr std::size_t kMaxAdminBodyBytes = 4096;
-inline constexpr std::size_t kMaxAnnouncementLength = 500;  // code points
-inline constexpr std::size_t kMaxBanReasonLength = 200;     // code points
 
 struct AdminAnswer {
     boost::beast::http::status status = boost::beast::http::status::ok;

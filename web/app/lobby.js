@@ -132,9 +132,10 @@ export class LobbyView {
     const seats = h("select", { id: "tables-seats", onchange: (e) => { this.filter.seats = e.target.value; changed(); } },
       h("option", { value: "" }, "Any"),
       [2, 3, 4, 5, 6, 7, 8, 9, 10].map((n) => h("option", { value: String(n), selected: String(n) === this.filter.seats }, `${n} seats`)));
+    // Each label with its control, so that a narrow screen wraps between them, never inside one.
     return h("div", { class: "table-filter" },
-      h("label", { for: "tables-preset" }, "Game "), preset, " ",
-      h("label", { for: "tables-seats" }, "Seats "), seats, " ",
+      h("span", { class: "pair" }, h("label", { for: "tables-preset" }, "Game"), preset),
+      h("span", { class: "pair" }, h("label", { for: "tables-seats" }, "Seats"), seats),
       h("label", { class: "inline" },
         h("input", { type: "checkbox", id: "tables-all", checked: this.showAll, onchange: (e) => { this.showAll = e.target.checked; changed(); } }),
         " show games in progress"));

@@ -51,7 +51,13 @@ test("45 open tables: the lobby shows them 20 at a time, pages forward and back,
     assert.equal(await rows.count(), 20);
     assert.equal(await rows.first().getAttribute("data-table"), made[0]);
     assert.ok(await ada.page.locator("#tables-previous").isDisabled(), "no page before the first");
-    await ada.page.screenshot({ path: join(artifacts, `lobby-pages-${size}.png`), fullPage: true });
+    // Nobody waits in quick play: its Stop waiting button is not shown (it used to show, hidden or not).
+    assert.ok(await ada.page.locator("#quick-play").isVisible());
+    assert.ok(!(await ada.page.locator("#quick-play-cancel").isVisible()), "Stop waiting hidden while not waiting");
+    // What a person sees: the top of the lobby, then the pager scrolled to.
+    await ada.page.screenshot({ path: join(artifacts, `lobby-pages-${size}.png`) });
+    await ada.page.locator("#tables-shown").scrollIntoViewIfNeeded();
+    await ada.page.screenshot({ path: join(artifacts, `lobby-pager-${size}.png`) });
 
     await ada.page.locator("#tables-next").click();
     await shown.filter({ hasText: /Tables 21–40 of 45/ }).waitFor();
@@ -73,7 +79,8 @@ test("45 open tables: the lobby shows them 20 at a time, pages forward and back,
     assert.equal(await rows.count(), 3);
     assert.equal(await ada.page.locator("#tables-next").count(), 0);
     assert.deepEqual(await rows.evaluateAll((rs) => rs.map((r) => r.dataset.table)), made.slice(42));
-    if (size === "phone") await ada.page.screenshot({ path: join(artifacts, `lobby-filter-${size}.png`), fullPage: true });
+    await ada.page.locator("#tables-preset").scrollIntoViewIfNeeded();
+    await ada.page.screenshot({ path: join(artifacts, `lobby-filter-${size}.png`) });
     await ada.page.selectOption("#tables-preset", "");
     await ada.page.selectOption("#tables-seats", "5");
     await shown.or(ada.page.locator(".pager:empty")).first().waitFor({ state: "attached" });
