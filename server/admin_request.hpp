@@ -15,6 +15,7 @@
 // may be empty).
 #pragma once
 #include <cstddef>
+#include <ostream>  // Beast's status and verb headers print with it, and do not include it
 #include <string>
 #include <string_view>
 #include <boost/beast/http/status.hpp>

@@ -406,8 +406,18 @@ class Server:
     def __init__(self, binary, folder, extra_flags):
         self.database = os.path.join(folder, "soak.db")
         self.log_path = os.path.join(folder, "server.log")
+        # Every host feature on: logins, the admin API (their secrets in files of the soak's folder).
+        login_secret = os.path.join(folder, "login-secret")
+        admin_token = os.path.join(folder, "admin-token")
+        with open(login_secret, "w") as f:
+            f.write(LOGIN_SECRET)
+        with open(admin_token, "w") as f:
+            f.write(ADMIN_TOKEN)
+        os.chmod(admin_token, 0o600)
+        host_features = ["--login-algorithm", "HS256", "--login-secret-file", login_secret,
+                         "--admin-token-file", admin_token, "--quick-play-wait-ms", "2000"]
         self.command = [os.path.abspath(binary), "--port", "0", "--database", self.database, "--log-level", "warn",
-                        *GENEROUS_LIMITS, *extra_flags]
+                        *GENEROUS_LIMITS, *host_features, *extra_flags]
         with open(self.log_path, "wb") as log:
             # A session of its own: a Ctrl-C reaches the soak only, which then stops the server.
             self.process = subprocess.Popen(self.command, stdout=log, stderr=subprocess.STDOUT,
@@ -649,6 +659,7 @@ class Soak:
             (5, "storm", self.reconnect_storm, lambda m: m % every == every - 1),
             (20, "ws-floods", self.websocket_floods, lambda m: True),
             (30, "http-flood", self.http_flood, lambda m: True),
+            (40, "host-features", self.host_features, lambda m: True),
         ]
 
     def run(self):
@@ -956,6 +967,110 @@ class Soak:
         for (label, outcome), count in surprising.items():
             self.warn("http-flood", f"'{label}': {outcome} x{count}")
 
+    # ---- the host features (issue 25): logins, quick play storms, chat floods, the admin API, a long lobby
+
+    def host_features(self, minute):
+        self.login_burst()
+        self.quick_play_storm()
+        self.chat_flood()
+        self.admin_requests()
+        self.lobby_pages()
+
+    def login_burst(self):
+        """Players hello with a login the host signed (HS256), good and forged."""
+        outcomes = Counter()
+        for i in range(20):
+            ws = WebSocket(self.port)
+            forged = i % 4 == 3
+            token = hs256_token({"sub": f"soak-account-{i % 10}", "name": f"Soaker {i % 10}",
+                                 "exp": int(time.time()) + 600}, LOGIN_SECRET + ("x" if forged else ""))
+            ws.send_json({"type": "hello", "protocol": 1, "name": "x", "login": token, "id": 1})
+            outcomes[reply_outcome(ws)] += 1
+            ws.close(abrupt=i % 2 == 0)
+        self.report("host-features", "logins", outcomes, expected={"ok hello", "error login_bad_signature"},
+                    must_see={"ok hello", "error login_bad_signature"})
+
+    def quick_play_storm(self):
+        """40 players press Play now at once: ten whole tables; asking again while seated is refused."""
+        clients, outcomes = [], Counter()
+        for i in range(40):
+            ws = WebSocket(self.port)
+            ws.hello(f"quick{i}")
+            clients.append(ws)
+        for ws in clients:
+            ws.send_json({"type": "quick_play", "preset": "spades", "options": {"hand_cap": 1}, "id": 5})
+        for ws in clients:
+            outcomes[reply_outcome(ws)] += 1
+        matched = Counter()
+        for ws in clients:
+            try:
+                while True:
+                    frame = ws.read_json()
+                    if frame.get("type") == "quick_play_matched":
+                        matched["matched"] += 1
+                        break
+            except (Closed, OSError, ValueError):
+                matched["not matched"] += 1
+        again = Counter()
+        for ws in clients[:5]:
+            again[reply_outcome_of(ws, {"type": "quick_play", "preset": "spades", "id": 6})] += 1
+        for i, ws in enumerate(clients):
+            ws.close(abrupt=i % 2 == 0)
+        self.report("host-features", "quick play x40", outcomes + matched + again,
+                    expected={"ok quick_play", "matched", "error already_playing"},
+                    must_see={"matched", "error already_playing"})
+
+    def chat_flood(self):
+        """A seat says 60 lines at once: 5 go, the rest are refused, and nobody is disconnected."""
+        ws = WebSocket(self.port)
+        ws.hello("chatty")
+        table = ws.request({"type": "create_table", "ruleset": {"preset": "spades"}})
+        outcomes = Counter()
+        if table.get("type") != "ok":
+            outcomes[f"create_table {table.get('code')}"] += 1
+        else:
+            ws.request({"type": "sit", "table": table["table"]})
+            for i in range(60):
+                ws.send_json({"type": "chat", "table": table["table"], "text": f"line {i}", "id": 100 + i})
+            for _ in range(60):
+                outcomes[reply_outcome(ws)] += 1
+        ws.close()
+        self.report("host-features", "60 chat lines at once", outcomes,
+                    expected={"ok chat", "error chat_rate_limited"}, must_see={"ok chat", "error chat_rate_limited"})
+
+    def admin_requests(self):
+        """The operator's reads with the token, and a guesser's wrong tokens: 401, then 429, never the operator."""
+        outcomes = Counter()
+        for i in range(15):
+            token = ADMIN_TOKEN if i % 5 == 0 else "guess" + str(i)
+            raw = (f"GET /admin/tables HTTP/1.1\r\nHost: soak\r\nConnection: close\r\n"
+                   f"Authorization: Bearer {token}\r\n\r\n").encode()
+            outcomes[("operator " if token == ADMIN_TOKEN else "guess ") + http_status_of(self.port, raw)] += 1
+        self.report("host-features", "admin requests", outcomes,
+                    expected={"operator 200", "guess 401", "guess 429"}, must_see={"operator 200", "guess 401"})
+
+    def lobby_pages(self):
+        """20 lobbies walk the whole table list, a page of 100 at a time."""
+        outcomes, pages = Counter(), 0
+        clients = [WebSocket(self.port) for _ in range(20)]
+        for i, ws in enumerate(clients):
+            ws.hello(f"lobby{i}")
+        for ws in clients:
+            cursor = None
+            for _ in range(100):
+                request = {"type": "list_tables", "open": False, "limit": 100}
+                if cursor:
+                    request["after"] = cursor
+                reply = ws.request(request)
+                outcomes["ok list_tables" if reply.get("type") == "ok" else f"error {reply.get('code')}"] += 1
+                pages += 1
+                cursor = reply.get("next")
+                if not cursor:
+                    break
+            ws.close()
+        self.report("host-features", f"lobbies walking the table list ({pages} pages)", outcomes,
+                    expected={"ok list_tables"}, must_see={"ok list_tables"})
+
     def pipelined_requests(self, n):
         raw = b"".join(b"GET /healthz HTTP/1.1\r\nHost: soak\r\n\r\n" for _ in range(n - 1))
         raw += b"GET /healthz HTTP/1.1\r\nHost: soak\r\nConnection: close\r\n\r\n"
@@ -1073,6 +1188,29 @@ class Soak:
             self.warn(activity, text + (f" (expected {', '.join(sorted(must_see))})" if missing else ""))
         else:
             self.note(activity, text)
+
+
+def reply_outcome_of(ws, message):
+    ws.send_json(message)
+    return reply_outcome(ws)
+
+
+# The host features' secrets: the soak's own server is started with them (Server).
+LOGIN_SECRET = "the soak's login secret, 32 bytes or more"
+ADMIN_TOKEN = "soak-admin-token-" + "0123456789abcdef" * 2
+
+
+def hs256_token(claims, secret):
+    import base64
+    import hashlib
+    import hmac
+
+    def b64(data):
+        return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+    signing = b64(json.dumps({"alg": "HS256", "typ": "JWT"}).encode()) + "." + b64(json.dumps(claims).encode())
+    mac = hmac.new(secret.encode(), signing.encode(), hashlib.sha256).digest()
+    return signing + "." + b64(mac)
 
 
 def describe(outcomes):
