@@ -211,8 +211,10 @@ void HttpSession::on_read(beast::error_code ec, std::size_t) {
         return;
     }
     if (ec) {
+        // Gone, timed out, or cut short to make room for a newer refusal (closed under the read): nobody to answer.
         if (ec == beast::error::timeout || ec == net::error::operation_aborted || ec == net::error::eof ||
-            ec == net::error::connection_reset || ec == http::error::partial_message)
+            ec == net::error::connection_reset || ec == net::error::bad_descriptor || ec == http::error::partial_message ||
+            !stream_.socket().is_open())
             return;
         spdlog::debug("http: {}: read: {}", peer_, ec.message());
         // A request that is not HTTP as RFC 9112 has it gets a status that says why, then the connection closes.

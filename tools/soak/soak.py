@@ -953,7 +953,8 @@ class Soak:
                 with lock:
                     outcomes[outcome] += 1
                     self.http_outcomes.setdefault(label, Counter())[outcome] += 1
-                    if (outcome.startswith("5") and outcome != "503") or outcome in ("no answer", "garbage"):
+                    # 503: over a limit; 505: a version this port does not speak (HTTP/9.9), as RFC 9112 says.
+                    if (outcome.startswith("5") and outcome not in ("503", "505")) or outcome in ("no answer", "garbage"):
                         surprising[(label, outcome)] += 1
 
         workers = [threading.Thread(target=worker, args=(cases[i::4],)) for i in range(4)]
