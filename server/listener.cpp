@@ -53,8 +53,8 @@ void Listener::on_accept(boost::system::error_code ec, tcp::socket socket) {
             std::make_shared<HttpSession>(std::move(socket), hub_, address, std::move(ticket))->run();
         } else {
             hub_.metrics.refused_connections.fetch_add(1, std::memory_order_relaxed);
-            // Refused with a word (503, or WebSocket close 4003) while few refusals are in
-            // flight; past that, the connection is simply closed.
+            // Refused with a word (503, or WebSocket close 4003): few refusals are in flight, the
+            // oldest still silent giving way to this one; with none silent, the connection is closed.
             if (Ticket refusal = hub_.connections.refusal())
                 std::make_shared<HttpSession>(std::move(socket), hub_, address, std::move(refusal))->run();
         }

@@ -7,13 +7,22 @@
 #include <doctest/doctest.h>
 
 #include <arpa/inet.h>
+#include <fcntl.h>
 #include <netinet/in.h>
+#include <signal.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
+#include <filesystem>
+#include <fstream>
 #include <memory>
+#include <thread>
 #include <string>
 #include <vector>
+#include "cluster.hpp"
 #include "http_client.hpp"
 #include "test_client.hpp"
 #include "test_server.hpp"
@@ -56,7 +65,76 @@ int silent_connection(std::uint16_t port, const std::string& source) {
     return fd;
 }
 
+// HAProxy 2.6 in front of one server, in HTTP mode with `option forwardfor`: it adds an X-Forwarded-For line of
+// its own, naming the client it saw, after whatever the client sent.
+class ForwardingProxy {
+  public:
+    explicit ForwardingProxy(std::uint16_t server_port) : port_(free_port()) {
+        dir_ = (std::filesystem::path(SPARTS_BINARY_DIR) / "e2e-scratch" /
+                ("haproxy-forwardfor-" + std::to_string(::getpid()) + "-" + std::to_string(port_)))
+                   .string();
+        std::filesystem::create_directories(dir_);
+        const std::string config = dir_ + "/haproxy.cfg";
+        std::ofstream(config) << "global\n  maxconn 200\ndefaults\n  mode http\n  timeout connect 1s\n"
+                                 "  timeout client 30s\n  timeout server 30s\n  option forwardfor\n"
+                                 "frontend clients\n  bind 127.0.0.1:" << port_ << "\n  default_backend server\n"
+                              << "backend server\n  server s 127.0.0.1:" << server_port << "\n";
+        const std::string log = dir_ + "/haproxy.log";
+        const pid_t parent = ::getpid();
+        pid_ = ::fork();
+        REQUIRE(pid_ >= 0);
+        if (pid_ == 0) {
+            ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+            if (::getppid() != parent) ::_exit(127);
+            const int fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+            ::dup2(fd, STDOUT_FILENO);
+            ::dup2(fd, STDERR_FILENO);
+            ::execlp("haproxy", "haproxy", "-db", "-f", config.c_str(), static_cast<char*>(nullptr));
+            ::_exit(127);
+        }
+        for (int tries = 0;; ++tries) {
+            const int fd = silent_connection(port_, "127.0.0.1");
+            if (fd >= 0) {
+                ::close(fd);
+                break;
+            }
+            REQUIRE(tries < 200);
+            std::this_thread::sleep_for(std::chrono::milliseconds(25));
+        }
+    }
+    ~ForwardingProxy() {
+        ::kill(pid_, SIGKILL);
+        ::waitpid(pid_, nullptr, 0);
+        std::error_code ec;
+        std::filesystem::remove_all(dir_, ec);
+    }
+    std::uint16_t port() const { return port_; }
+
+  private:
+    std::uint16_t port_;
+    pid_t pid_ = -1;
+    std::string dir_;
+};
+
 }  // namespace
+
+TEST_CASE("e2e: behind HAProxy's option forwardfor, a client's own X-Forwarded-For line gains it nothing") {
+    // HAProxy adds its line after the client's: the server read the first line only, so a client that wrote its own
+    // chose its address for every request (70 WebSockets where 64 are allowed, 80 archive reads where 60 are).
+    TestServer server({"--archive-reads-per-minute", "2", "--trusted-proxies", "127.0.0.1"});
+    ForwardingProxy proxy(server.port());
+    const std::string client = "127.0.0.44";
+    int ok = 0, limited = 0;
+    for (int i = 0; i < 5; ++i) {
+        const int status = http_get(proxy.port(), "/api/games", {{"X-Forwarded-For", "10.77.0." + std::to_string(i)}}, client).status;
+        ok += status == 200;
+        limited += status == 429;
+    }
+    CHECK(ok == 2);
+    CHECK(limited == 3);
+    // Another client behind the same proxy has its own budget.
+    CHECK(http_get(proxy.port(), "/api/games", {}, "127.0.0.45").status == 200);
+}
 
 TEST_CASE("e2e: quick play: a player seated at a game in progress cannot queue for another, unless the host allows "
           "it") {
