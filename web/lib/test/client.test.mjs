@@ -98,6 +98,23 @@ test("replies are matched by id, not by order; an error rejects with its code an
   await assert.rejects(b, (err) => err instanceof SpartsError && err.code === "bad_ruleset" && err.field === "ruleset.options.nil_value");
 });
 
+test("listTablesPage sends the page's limit and cursor and gives back the tables, the total and the next cursor", async () => {
+  const client = makeClient();
+  const ws = await connected(client);
+  const first = client.listTablesPage({ preset: "spades", limit: 20 });
+  await tick();
+  const req = ws.lastSent("list_tables");
+  assert.deepEqual({ ...req, id: undefined }, { type: "list_tables", id: undefined, preset: "spades", limit: 20 });
+  ws.serverSend({ type: "ok", re: "list_tables", id: req.id, total: 45, next: "t20", tables: [] });
+  assert.deepEqual(await first, { tables: [], total: 45, next: "t20" });
+  const last = client.listTablesPage({ limit: 20, after: "t40" });
+  await tick();
+  const req2 = ws.lastSent("list_tables");
+  assert.equal(req2.after, "t40");
+  ws.serverSend({ type: "ok", re: "list_tables", id: req2.id, total: 45, tables: [] });
+  assert.deepEqual(await last, { tables: [], total: 45, next: null });
+});
+
 test("a request without a connection fails at once with 'disconnected'", async () => {
   const client = makeClient();
   await assert.rejects(client.ping(), (err) => err.code === "disconnected");
