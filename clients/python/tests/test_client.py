@@ -164,6 +164,29 @@ def test_token_is_kept_in_a_file(server, tmp_path):
     assert {"table": table, "seat": 0} in ok2["seats"]
 
 
+def test_table_list_pages_by_cursor(server):
+    async def main():
+        c = SpartsClient(server.url, "Pager")
+        await c.connect()
+        try:
+            made = [(await c.create_table("sparts", {"seats": 6}))["table"] for _ in range(3)]
+            seen, after, pages = [], None, 0
+            while True:
+                page = await c.list_tables_page(preset="sparts", seats=6, limit=2, **({"after": after} if after else {}))
+                pages += 1
+                assert page["total"] == 3
+                seen += [t["table"] for t in page["tables"]]
+                after = page["next"]
+                if not after:
+                    break
+            return made, seen, pages
+        finally:
+            await c.close()
+
+    made, seen, pages = run(main())
+    assert seen == made and pages == 2
+
+
 def test_errors_are_raised_with_code_and_field(server):
     async def main():
         c = SpartsClient(server.url, "Err")
