@@ -5,6 +5,8 @@
 #include <doctest/doctest.h>
 
 #include <jwt.h>
+#include <openssl/evp.h>
+#include <openssl/hmac.h>
 
 #include <chrono>
 #include <cstdlib>
@@ -155,6 +157,58 @@ TEST_CASE("e2e: a login makes one player on every device and across a restart, a
     REQUIRE(hello.value("type", "") == "ok");
     CHECK(hello.at("player") == player);
     CHECK(hello.at("seats") == json::array({{{"table", table}, {"seat", 2}}}));
+}
+
+namespace {
+std::string b64url(const std::string& bytes) {
+    std::string out(4 * ((bytes.size() + 2) / 3) + 1, '\0');
+    const int n = EVP_EncodeBlock(reinterpret_cast<unsigned char*>(out.data()),
+                                  reinterpret_cast<const unsigned char*>(bytes.data()), static_cast<int>(bytes.size()));
+    out.resize(static_cast<std::size_t>(n));
+    while (!out.empty() && out.back() == '=') out.pop_back();
+    for (char& c : out) c = c == '+' ? '-' : c == '/' ? '_' : c;
+    return out;
+}
+
+// An HS256 token of the claims exactly as written (a member given twice included), signed with the host's secret.
+std::string sign_text(const std::string& claims_text) {
+    const std::string input = b64url(R"({"alg":"HS256","typ":"JWT"})") + "." + b64url(claims_text);
+    unsigned char mac[EVP_MAX_MD_SIZE];
+    unsigned int size = 0;
+    HMAC(EVP_sha256(), kSecret.data(), static_cast<int>(kSecret.size()), reinterpret_cast<const unsigned char*>(input.data()),
+         input.size(), mac, &size);
+    return input + "." + b64url(std::string(reinterpret_cast<const char*>(mac), size));
+}
+}  // namespace
+
+TEST_CASE("e2e: a login naming a claim twice is refused, and a login over 4096 bytes is never quoted back") {
+    TestServer server(login_flags(secret_file("login-strict")));
+    EventLoop loop;
+    const std::string rest = R"("exp":)" + std::to_string(now_seconds() + 600) + R"(,"iss":")" + kIssuer + R"(","aud":")" +
+                             kAudience + R"("})";
+    {
+        // The same claims once each: a player.
+        TestClient c(loop, server.port(), "login-once");
+        CHECK(hello_with(c, sign_text(R"({"sub":"carol",)" + rest)).value("type", "") == "ok");
+    }
+    {
+        // `sub` twice, signed by the host's key: libjwt reads the last, our parser refuses the text. Which account
+        // did the host mean? Neither: refused, no player made.
+        TestClient c(loop, server.port(), "login-twice");
+        const json r = hello_with(c, sign_text(R"({"sub":"carol","sub":"admin",)" + rest));
+        CHECK(r.value("code", "") == "login_malformed");
+    }
+    {
+        // Over 4096 bytes: refused before it is read, and not a byte of it in the answer (it was quoted, 40
+        // characters of it, before).
+        TestClient c(loop, server.port(), "login-long");
+        const std::string login = sign(claims("dave")) + std::string(5000, 'Q');
+        const json r = hello_with(c, login);
+        CHECK(r.value("code", "") == "bad_message");
+        CHECK(r.value("field", "") == "login");
+        CHECK(r.dump().find(login.substr(0, 12)) == std::string::npos);
+        CHECK(r.dump().find("QQQQ") == std::string::npos);
+    }
 }
 
 TEST_CASE("e2e: login guests off admits only players who log in, and a server without logins refuses one") {
