@@ -823,8 +823,17 @@ class Soak:
     def open_slow_reader(self, number):
         ws = WebSocket(self.port, receive_buffer=4096)
         ws.hello(f"slow{number}")
-        listing = ws.request({"type": "list_tables", "open": False})
-        ws.watching = [t["table"] for t in listing.get("tables", []) if t.get("state") == "playing"]
+        # Every table in play: the list comes a page at a time (at most 100 tables a page).
+        ws.watching, after = [], None
+        while True:
+            request = {"type": "list_tables", "open": False, "limit": 100}
+            if after:
+                request["after"] = after
+            listing = ws.request(request)
+            ws.watching += [t["table"] for t in listing.get("tables", []) if t.get("state") == "playing"]
+            after = listing.get("next")
+            if not after:
+                break
         if not ws.watching:
             ws.close()
             self.note("slow-readers", "no table in play to watch yet")
