@@ -5,6 +5,9 @@
 //   - every answer's body is valid JSON (parsed back);
 //   - an error names a code and a message;
 //   - a list names only stored games; a game holds all of its stored events;
+//   - a leaderboard page (/api/leaderboard/{preset}) has its preset, players
+//     (each with an id, a name and a rank) and next_cursor; a player's page
+//     (/api/players/{id}) its id, name and ratings;
 //   - a record download parses as a game record and replays to the result it
 //     records, as `sparts verify` checks it.
 // Any violation aborts; so does an exception out of archive_api (the server
@@ -80,6 +83,23 @@ void check(std::string_view target, const server::ApiResponse& r) {
                 !stored(g.at("table").get<std::string>(), game->get<int>()))
                 fail("a list names a game the store does not hold", target, r.body);
         }
+        return;
+    }
+    // The ratings' pages, by their paths (a game has "players" too).
+    const std::string_view path = target.substr(0, target.find('?'));
+    if (path.starts_with("/api/leaderboard/")) {
+        const json* players = member(body, "players");
+        if (!is_string(body, "preset") || !players || !players->is_array() || !member(body, "next_cursor"))
+            fail("a leaderboard without its preset, players or next_cursor", target, r.body);
+        for (const json& p : *players)
+            if (!is_string(p, "player") || !is_string(p, "name") || !member(p, "rank"))
+                fail("a leaderboard's player without its id, name or rank", target, r.body);
+        return;
+    }
+    if (path.starts_with("/api/players/")) {
+        const json* ratings = member(body, "ratings");
+        if (!is_string(body, "player") || !is_string(body, "name") || !ratings || !ratings->is_array())
+            fail("a player's page without its id, name or ratings", target, r.body);
         return;
     }
     const json* table = member(body, "table");
