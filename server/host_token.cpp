@@ -81,19 +81,22 @@ std::optional<std::string> base64url_decoded(std::string_view part) {
     return out;
 }
 
-// Whether the token's header and claims are each one JSON object with no member named twice. libjwt reads
-// them with jansson, which keeps the last of two same-named members; our own parser (and the host's, perhaps)
-// refuses them or keeps the first: a token two readers would read differently is not one to trust.
-bool strict_json_parts(std::string_view token) {
+// The token's header, when it and the claims are each one JSON object with no member named twice; nothing
+// otherwise. libjwt reads them with jansson, which keeps the last of two same-named members; our own parser
+// (and the host's, perhaps) refuses them or keeps the first: a token two readers would read differently is not
+// one to trust.
+std::optional<json> strict_json_parts(std::string_view token) {
     const auto first = token.find('.');
     const auto second = token.find('.', first + 1);
+    std::optional<json> header;
     for (const std::string_view part : {token.substr(0, first), token.substr(first + 1, second - first - 1)}) {
         const auto text = base64url_decoded(part);
-        if (!text) return false;
-        const auto parsed = parse_json_text(*text);
-        if (!parsed || !parsed->is_object()) return false;
+        if (!text) return std::nullopt;
+        auto parsed = parse_json_text(*text);
+        if (!parsed || !parsed->is_object()) return std::nullopt;
+        if (!header) header = std::move(*parsed);
     }
-    return true;
+    return header;
 }
 
 std::optional<json> claims_of(jwt_t* jwt) {
@@ -250,13 +253,18 @@ HostTokenVerifier::HostTokenVerifier(const HostTokenConfig& config)
 
 Outcome<HostIdentity, HostTokenError> HostTokenVerifier::verify(std::string_view token,
                                                                 std::int64_t now_seconds) const {
-    if (token.size() > kHostTokenMaxBytes || !compact_form(token) || !strict_json_parts(token))
-        return HostTokenError::token_malformed;
+    if (token.size() > kHostTokenMaxBytes || !compact_form(token)) return HostTokenError::token_malformed;
+    const std::optional<json> header = strict_json_parts(token);
+    if (!header) return HostTokenError::token_malformed;
     const std::string text(token);
     const JwtPtr jwt = jwt_decode_with(text, key_);
     if (!jwt) return classify(text);
-    // libjwt verifies with the token's own alg: HS256 over our RSA key's PEM text passes.
-    if (jwt_get_alg(jwt.get()) != static_cast<jwt_alg_t>(algorithm_))
+    // libjwt verifies with the token's own alg: HS256 over our RSA key's PEM text passes. And it reads the
+    // alg's name in any case ("Hs256"), where RFC 7515 §4.1.1 makes it case-sensitive: the header must name
+    // exactly the server's algorithm (found by the fuzz target fuzz/login.cpp).
+    const auto alg = header->find("alg");
+    if (jwt_get_alg(jwt.get()) != static_cast<jwt_alg_t>(algorithm_) || alg == header->end() || !alg->is_string() ||
+        alg->get_ref<const std::string&>() != jwt_alg_str(static_cast<jwt_alg_t>(algorithm_)))
         return HostTokenError::token_bad_signature;
 
     const std::optional<json> claims = claims_of(jwt.get());

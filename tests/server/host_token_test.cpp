@@ -249,6 +249,17 @@ TEST_CASE("host_token refuses a claim or a header member given twice: read last-
     CHECK(result(hs, hs256_raw(R"({"alg":"HS256","alg":"none"})", R"({"sub":"alice",)" + rest)) == "token_malformed");
 }
 
+TEST_CASE("host_token refuses an alg named in another case: libjwt reads \"Hs256\" as HS256, RFC 7515 does not") {
+    // Found by fuzz/login.cpp: a token signed with the right key, whose header says "Hs256", was accepted.
+    const HostTokenVerifier hs(hs256_config());
+    const std::string claims = R"({"sub":"alice","name":"Alice","exp":)" + std::to_string(kNow + 600) + R"(,"iss":")" +
+                               kIssuer + R"(","aud":")" + kAudience + R"("})";
+    CHECK(result(hs, hs256_raw(R"({"alg":"HS256"})", claims)) == "ok");
+    CHECK(result(hs, hs256_raw(R"({"alg":"Hs256"})", claims)) == "token_bad_signature");
+    CHECK(result(hs, hs256_raw(R"({"alg":"hs256","typ":"JWT"})", claims)) == "token_bad_signature");
+    CHECK(result(hs, hs256_raw(R"({"typ":"JWT"})", claims)) != "ok");
+}
+
 TEST_CASE("host_token refuses a missing or mistyped claim as token_malformed") {
     const HostTokenVerifier hs(hs256_config());
     CHECK(result(hs, hs256(good_claims())) == "ok");
