@@ -253,7 +253,7 @@ export async function playStep(page, onPass = passFirstCards) {
  */
 export async function playThrough(page, { onFirst = async () => {}, onPass = passFirstCards, handScored = false, stopAfter = Infinity } = {}) {
   const seen = new Set();
-  const deadline = Date.now() + 120000;
+  const deadline = Date.now() + 240000;
   while (Date.now() < deadline && seen.size < stopAfter) {
     const what = await nextPhase(page, { handScored: handScored && !seen.has("hand-scored") });
     if (!seen.has(what)) {
@@ -264,6 +264,6 @@ export async function playThrough(page, { onFirst = async () => {}, onPass = pas
     if (what === "hand-scored" || what === "game-over") continue;
     await act(page, what, onPass);
   }
-  if (seen.size < stopAfter) throw new Error(`the game did not end in 2 minutes (seen: ${[...seen]})`);
+  if (seen.size < stopAfter) throw new Error(`the game did not end in 4 minutes (seen: ${[...seen]})`);
   return seen;
 }
