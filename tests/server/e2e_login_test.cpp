@@ -5,8 +5,6 @@
 #include <doctest/doctest.h>
 
 #include <jwt.h>
-#include <openssl/evp.h>
-#include <openssl/hmac.h>
 
 #include <chrono>
 #include <cstdlib>
@@ -160,24 +158,9 @@ TEST_CASE("e2e: a login makes one player on every device and across a restart, a
 }
 
 namespace {
-std::string b64url(const std::string& bytes) {
-    std::string out(4 * ((bytes.size() + 2) / 3) + 1, '\0');
-    const int n = EVP_EncodeBlock(reinterpret_cast<unsigned char*>(out.data()),
-                                  reinterpret_cast<const unsigned char*>(bytes.data()), static_cast<int>(bytes.size()));
-    out.resize(static_cast<std::size_t>(n));
-    while (!out.empty() && out.back() == '=') out.pop_back();
-    for (char& c : out) c = c == '+' ? '-' : c == '/' ? '_' : c;
-    return out;
-}
-
 // An HS256 token of the claims exactly as written (a member given twice included), signed with the host's secret.
 std::string sign_text(const std::string& claims_text) {
-    const std::string input = b64url(R"({"alg":"HS256","typ":"JWT"})") + "." + b64url(claims_text);
-    unsigned char mac[EVP_MAX_MD_SIZE];
-    unsigned int size = 0;
-    HMAC(EVP_sha256(), kSecret.data(), static_cast<int>(kSecret.size()), reinterpret_cast<const unsigned char*>(input.data()),
-         input.size(), mac, &size);
-    return input + "." + b64url(std::string(reinterpret_cast<const char*>(mac), size));
+    return sparts::test::sign_hs256_text(R"({"alg":"HS256","typ":"JWT"})", claims_text, kSecret);
 }
 }  // namespace
 

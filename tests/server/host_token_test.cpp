@@ -4,8 +4,6 @@
 #include <doctest/doctest.h>
 
 #include <jwt.h>
-#include <openssl/evp.h>
-#include <openssl/hmac.h>
 #include <stdlib.h>
 
 #include <atomic>
@@ -215,24 +213,8 @@ TEST_CASE("host_token refuses what is not a well-formed JWT as token_malformed")
 }
 
 namespace {
-std::string b64url(const std::string& bytes) {
-    std::string out(4 * ((bytes.size() + 2) / 3) + 1, '\0');
-    const int n = EVP_EncodeBlock(reinterpret_cast<unsigned char*>(out.data()),
-                                  reinterpret_cast<const unsigned char*>(bytes.data()), static_cast<int>(bytes.size()));
-    out.resize(static_cast<std::size_t>(n));
-    while (!out.empty() && out.back() == '=') out.pop_back();
-    for (char& c : out) c = c == '+' ? '-' : c == '/' ? '_' : c;
-    return out;
-}
-
-// An HS256 token of the header and claims exactly as written (duplicate members and all), signed with the secret.
 std::string hs256_raw(const std::string& header, const std::string& claims) {
-    const std::string input = b64url(header) + "." + b64url(claims);
-    unsigned char mac[EVP_MAX_MD_SIZE];
-    unsigned int size = 0;
-    HMAC(EVP_sha256(), kSecret.data(), static_cast<int>(kSecret.size()), reinterpret_cast<const unsigned char*>(input.data()),
-         input.size(), mac, &size);
-    return input + "." + b64url(std::string(reinterpret_cast<const char*>(mac), size));
+    return sparts::test::sign_hs256_text(header, claims, kSecret);
 }
 }  // namespace
 
