@@ -27,7 +27,7 @@
 #include "protocol/action_json.hpp"
 #include "protocol/event_json.hpp"
 #include "protocol/ruleset_json.hpp"
-#include "storage/sqlite_store.hpp"
+#include "storage/sqlite/sqlite_store.hpp"
 
 using namespace sparts;
 using namespace sparts::storage;

@@ -7,7 +7,7 @@
 #include <charconv>
 #include <fstream>
 #include <functional>
-#include "storage/pg.hpp"
+#include "storage/postgres/pg.hpp"
 
 namespace sparts::server {
 

@@ -6,10 +6,10 @@
 #include "protocol/game_record.hpp"
 #include "protocol/replay.hpp"
 #include "server/archive_api.hpp"
-#include "storage/pg.hpp"
-#include "storage/pg_store.hpp"
-#include "storage/sqlite_store.hpp"
-#include "storage/sqlite_to_postgres.hpp"
+#include "storage/postgres/pg.hpp"
+#include "storage/postgres/pg_store.hpp"
+#include "storage/sqlite/sqlite_store.hpp"
+#include "storage/backends/sqlite_to_postgres.hpp"
 
 namespace sparts::server {
 

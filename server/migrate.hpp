@@ -1,5 +1,5 @@
 // sparts-server --migrate-from FILE --database postgresql://…: the SQLite
-// history copied into PostgreSQL (storage/sqlite_to_postgres.hpp), then
+// history copied into PostgreSQL (storage/backends/sqlite_to_postgres.hpp), then
 // checked game by game: every finished game read back from PostgreSQL
 // renders the same events and actions as from SQLite, and its record (as
 // /api/games/{table}/{game}/record serves it) replays to its recorded result,

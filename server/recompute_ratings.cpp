@@ -4,7 +4,7 @@
 #include <cstdio>
 #include <iostream>
 
-#include "storage/open_store.hpp"
+#include "storage/backends/open_store.hpp"
 #include "storage/rating_rebuild.hpp"
 
 namespace sparts::server {

@@ -18,8 +18,8 @@
 #include "server/table.hpp"
 #include "server/table_loader.hpp"
 #include "server/table_registry.hpp"
-#include "storage/open_store.hpp"
-#include "storage/pg.hpp"
+#include "storage/backends/open_store.hpp"
+#include "storage/postgres/pg.hpp"
 
 namespace sparts::server {
 

@@ -21,7 +21,7 @@
 // (turn_timed_out); after absent_after_missed_turns in a row the seat is
 // marked absent and played by that bot until its holder acts or comes back.
 //
-// Bots (engine/bot.hpp): the table keeps every seat's BotMemory, fed from the
+// Bots (bots/bot.hpp): the table keeps every seat's BotMemory, fed from the
 // events it publishes, so a bot can take any seat over at any moment. random
 // and basic decide on the strand; a strong decision runs off the strand on the
 // I/O pool from copies of the seat's view, memory and generator, and its
@@ -42,7 +42,7 @@
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/strand.hpp>
 #include <nlohmann/json.hpp>
-#include "engine/bot.hpp"
+#include "bots/bot.hpp"
 #include "engine/game.hpp"
 #include "engine/rng.hpp"
 #include "protocol/request.hpp"

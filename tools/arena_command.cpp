@@ -16,7 +16,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "engine/bot.hpp"
+#include "bots/bot.hpp"
 #include "engine/view.hpp"
 #include "protocol/ruleset_json.hpp"
 #include "tools/command_line.hpp"
@@ -49,7 +49,7 @@ constexpr const char* kHelp =
     "  --levels L1,L2,...  bot levels: random, basic, strong (default basic,random)\n"
     "  --budget-ms B       strong: the time budget of one decision in milliseconds, decimals\n"
     "                      allowed (default 50); the work done is derived from it, so the\n"
-    "                      same seed plays the same games (see engine/strong_bot.hpp)\n"
+    "                      same seed plays the same games (see bots/strong_bot.hpp)\n"
     "  --no-clock          strong: no safety clock, only the work the budget is worth on the\n"
     "                      reference machine, so that a loaded machine plays the same games\n"
     "  --seed S            the run's seed (default 1): block b's seed is the b-th SplitMix64\n"

@@ -8,8 +8,8 @@
 
 #include <SQLiteCpp/SQLiteCpp.h>
 #include <doctest/doctest.h>
-#include "storage/pg_store.hpp"
-#include "storage/sqlite_store.hpp"
+#include "storage/postgres/pg_store.hpp"
+#include "storage/sqlite/sqlite_store.hpp"
 #include "storage/temp_file.hpp"
 #include "support/postgres.hpp"
 

@@ -3,7 +3,7 @@
 #include <doctest/doctest.h>
 
 #include "storage/backends.hpp"
-#include "storage/sqlite_to_postgres.hpp"
+#include "storage/backends/sqlite_to_postgres.hpp"
 
 using namespace sparts;
 using namespace sparts::storage;

@@ -2,8 +2,8 @@
 
 #include <SQLiteCpp/SQLiteCpp.h>
 #include <atomic>
-#include "storage/schema.hpp"
-#include "storage/sqlite_store.hpp"
+#include "storage/sqlite/schema.hpp"
+#include "storage/sqlite/sqlite_store.hpp"
 #include "storage/played_game.hpp"
 #include "storage/temp_file.hpp"
 

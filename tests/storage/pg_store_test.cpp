@@ -9,7 +9,7 @@
 #include <set>
 #include <thread>
 #include "storage/backends.hpp"
-#include "storage/pg_schema.hpp"
+#include "storage/postgres/pg_schema.hpp"
 #include "storage/played_game.hpp"
 
 using namespace sparts::storage;

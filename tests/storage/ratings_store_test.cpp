@@ -16,10 +16,10 @@
 #include "storage/backends.hpp"
 #include "storage/game_log.hpp"
 #include "storage/game_tally.hpp"
-#include "storage/pg_schema.hpp"
+#include "storage/postgres/pg_schema.hpp"
 #include "storage/rating_rebuild.hpp"
-#include "storage/schema.hpp"
-#include "storage/sqlite_to_postgres.hpp"
+#include "storage/sqlite/schema.hpp"
+#include "storage/backends/sqlite_to_postgres.hpp"
 
 using namespace sparts;
 using namespace sparts::storage;

@@ -6,9 +6,9 @@
 #include <fstream>
 #include <thread>
 #include <unistd.h>
-#include "storage/schema.hpp"
+#include "storage/sqlite/schema.hpp"
 #include "storage/game_log.hpp"
-#include "storage/sqlite_store.hpp"
+#include "storage/sqlite/sqlite_store.hpp"
 #include "storage/played_game.hpp"
 #include "storage/temp_file.hpp"
 

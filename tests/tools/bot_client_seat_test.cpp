@@ -12,7 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "engine/bot.hpp"
+#include "bots/bot.hpp"
 #include "engine/view.hpp"
 #include "protocol/action_json.hpp"
 #include "protocol/event_json.hpp"

@@ -1,6 +1,6 @@
 // The game side of `sparts-bot` (main.cpp is the network side): it reads the
 // server's frames for one seat (protocol/PROTOCOL.md) and answers each
-// `your_turn` with the engine's bot (engine/bot.hpp).
+// `your_turn` with the engine's bot (bots/bot.hpp).
 //
 // The bot decides from a SeatView and a BotMemory, as at the server's own
 // tables. The memory is fed the game's events as they arrive (parsed back from
@@ -19,7 +19,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "engine/bot.hpp"
+#include "bots/bot.hpp"
 #include "engine/ruleset.hpp"
 
 namespace sparts::botclient {

@@ -1,0 +1,202 @@
+#include "storage/backends/sqlite_to_postgres.hpp"
+
+#include <functional>
+
+#include <SQLiteCpp/SQLiteCpp.h>
+#include <spdlog/spdlog.h>
+#include "storage/exact_double.hpp"
+#include "storage/postgres/pg.hpp"
+#include "storage/postgres/pg_store.hpp"
+#include "storage/sqlite/sqlite_store.hpp"
+
+namespace sparts::storage {
+
+namespace {
+
+// How a SQLite column goes into a PostgreSQL array element.
+enum class As { text, number, boolean, bytes, real };
+
+struct Column {
+    const char* select;  // the SQLite expression
+    const char* name;    // the PostgreSQL column
+    const char* type;    // its array type, for unnest()
+    As as;
+};
+
+void put(pg::ArrayText& out, const SQLite::Column& c, As as) {
+    if (c.isNull()) return out.null();
+    switch (as) {
+        case As::text:
+            return out.text(c.getString());
+        case As::number:
+            return out.number(c.getInt64());
+        case As::boolean:
+            return out.text(c.getInt64() != 0 ? "t" : "f");
+        case As::bytes:
+            return out.bytes(std::string_view(static_cast<const char*>(c.getBlob()), static_cast<std::size_t>(c.getBytes())));
+        case As::real:  // every bit of it: SQLite's own text of a REAL keeps 15 digits
+            return out.text(exact_text(c.getDouble()));
+    }
+}
+
+// Every row of `from` (SQLite), in `order`, into `to` (PostgreSQL), 500 rows a statement.
+std::uint64_t copy(SQLite::Database& sqlite, pg::Connection& pg, const std::string& from, const std::string& to,
+                   const std::vector<Column>& columns, const std::string& order) {
+    std::string select = "SELECT ";
+    std::string names;
+    std::string unnest;
+    for (std::size_t i = 0; i < columns.size(); ++i) {
+        select += (i ? ", " : "") + std::string(columns[i].select);
+        names += (i ? ", " : "") + std::string(columns[i].name);
+        unnest += (i ? ", $" : "$") + std::to_string(i + 1) + "::" + columns[i].type + "[]";
+    }
+    select += " FROM " + from + " ORDER BY " + order;
+    const std::string insert = "INSERT INTO " + to + " (" + names + ") SELECT * FROM unnest(" + unnest + ")";
+    SQLite::Statement rows(sqlite, select);
+    std::vector<pg::ArrayText> arrays(columns.size());
+    std::uint64_t total = 0;
+    int pending = 0;
+    const auto send = [&] {
+        if (pending == 0) return;
+        pg::Params params;
+        for (const auto& a : arrays) params.text(a.done());
+        pg.exec(insert, params);
+        arrays.assign(columns.size(), pg::ArrayText());
+        pending = 0;
+    };
+    while (rows.executeStep()) {
+        for (std::size_t i = 0; i < columns.size(); ++i) put(arrays[i], rows.getColumn(static_cast<int>(i)), columns[i].as);
+        ++total;
+        if (++pending == 500) send();
+    }
+    send();
+    return total;
+}
+
+}  // namespace
+
+Outcome<CopiedHistory, std::string> copy_sqlite_to_postgres(const std::string& sqlite_path, const std::string& url) {
+    // Opened as a server would: migrated to the latest schema, locked against a server meanwhile.
+    auto source = SqliteStore::open(sqlite_path);
+    if (!source) return "--migrate-from: " + source.error();
+    auto target = PgStore::open(url);
+    if (!target) return target.error();
+    const std::string shown = pg::redact(url);
+    CopiedHistory copied;
+    try {
+        pg::Connection pg(url);
+        if (pg.exec("SELECT EXISTS (SELECT 1 FROM tables) OR EXISTS (SELECT 1 FROM players)").boolean(0, 0))
+            return "PostgreSQL database " + shown +
+                   " already holds players or tables: --migrate-from copies into an empty database only";
+        SQLite::Database sqlite(sqlite_path, SQLite::OPEN_READONLY);
+        pg.exec("BEGIN");
+        try {
+            copied.players = copy(sqlite, pg, "players", "players",
+                                  {{"id", "id", "text", As::text},
+                                   {"token_hash", "token_hash", "text", As::text},
+                                   {"name", "name", "text", As::text},
+                                   {"created_ms", "created_ms", "bigint", As::number}},
+                                  "id");
+            copied.tables = copy(sqlite, pg, "tables", "tables",
+                                 {{"id", "id", "text", As::text},
+                                  {"number", "number", "bigint", As::number},
+                                  {"ruleset", "ruleset", "text", As::text},
+                                  {"preset", "preset", "text", As::text},
+                                  {"seats", "seats", "integer", As::number},
+                                  {"private", "private", "boolean", As::boolean},
+                                  {"invite", "invite", "text", As::text},
+                                  {"turn_seconds", "turn_seconds", "integer", As::number},
+                                  {"creator", "creator", "text", As::text},
+                                  {"created_ms", "created_ms", "bigint", As::number},
+                                  {"closed_ms", "closed_ms", "bigint", As::number},
+                                  {"close_reason", "close_reason", "text", As::text}},
+                                 "number");
+            copy(sqlite, pg, "seats", "seats",
+                 {{"table_id", "table_id", "text", As::text},
+                  {"seat", "seat", "integer", As::number},
+                  {"player", "player", "text", As::text},
+                  {"name", "name", "text", As::text},
+                  {"bot", "bot", "boolean", As::boolean},
+                  {"level", "level", "text", As::text}},
+                 "table_id, seat");
+            copied.games = copy(sqlite, pg, "games", "games",
+                                {{"table_id", "table_id", "text", As::text},
+                                 {"game", "game", "integer", As::number},
+                                 {"seed", "seed", "bigint", As::number},
+                                 {"ruleset", "ruleset", "text", As::text},
+                                 {"preset", "preset", "text", As::text},
+                                 {"players", "players", "text", As::text},
+                                 {"started_ms", "started_ms", "bigint", As::number},
+                                 {"finished_ms", "finished_ms", "bigint", As::number},
+                                 {"result", "result", "text", As::text},
+                                 {"record", "record", "bytea", As::bytes},
+                                 {"salt", "salt", "text", As::text}},
+                                "table_id, game");
+            copy(sqlite, pg, "game_players", "game_players",
+                 {{"player", "player", "text", As::text},
+                  {"table_id", "table_id", "text", As::text},
+                  {"game", "game", "integer", As::number}},
+                 "player, table_id, game");
+            // An action is a BLOB of its compact bytes, or (a version-4 row) its JSON text.
+            copied.journal_rows = copy(sqlite, pg, "journal", "journal",
+                                       {{"table_id", "table_id", "text", As::text},
+                                        {"game", "game", "integer", As::number},
+                                        {"seq", "seq", "bigint", As::number},
+                                        {"at_ms", "at_ms", "bigint", As::number},
+                                        {"events", "events", "integer", As::number},
+                                        {"seat", "seat", "integer", As::number},
+                                        {"CASE WHEN typeof(action) = 'blob' THEN action END", "action", "bytea", As::bytes},
+                                        {"CASE WHEN typeof(action) = 'text' THEN action END", "action_text", "text", As::text},
+                                        {"type", "type", "text", As::text},
+                                        {"payload", "payload", "text", As::text}},
+                                       "id");
+            copy(sqlite, pg, "ratings", "ratings",
+                 {{"player", "player", "text", As::text},
+                  {"preset", "preset", "text", As::text},
+                  {"rating", "rating", "float8", As::real},
+                  {"deviation", "deviation", "float8", As::real},
+                  {"volatility", "volatility", "float8", As::real},
+                  {"games", "games", "bigint", As::number},
+                  {"wins", "wins", "bigint", As::number},
+                  {"hands", "hands", "bigint", As::number},
+                  {"bids", "bids", "bigint", As::number},
+                  {"bids_made", "bids_made", "bigint", As::number},
+                  {"nil_bids", "nil_bids", "bigint", As::number},
+                  {"nils_made", "nils_made", "bigint", As::number},
+                  {"bags", "bags", "bigint", As::number},
+                  {"moons", "moons", "bigint", As::number},
+                  {"last_table", "last_table", "text", As::text},
+                  {"last_game", "last_game", "integer", As::number},
+                  {"last_change", "last_change", "float8", As::real},
+                  {"updated_ms", "updated_ms", "bigint", As::number}},
+                 "player, preset");
+            copy(sqlite, pg, "bans", "bans",
+                 {{"player", "player", "text", As::text},
+                  {"reason", "reason", "text", As::text},
+                  {"at_ms", "at_ms", "bigint", As::number}},
+                 "player");
+            // Summaries the webhook has not delivered yet: the new server delivers them, in the same order.
+            copy(sqlite, pg, "webhook_outbox", "webhook_outbox",
+                 {{"table_id", "table_id", "text", As::text},
+                  {"game", "game", "integer", As::number},
+                  {"body", "body", "text", As::text}},
+                 "rowid");
+            pg.exec("SELECT setval('table_numbers', (SELECT max(number) FROM tables)) WHERE EXISTS (SELECT 1 FROM tables)");
+            pg.exec("COMMIT");
+        } catch (...) {
+            if (pg.ok()) pg.exec("ROLLBACK");
+            throw;
+        }
+        copied.open_tables =
+            static_cast<std::uint64_t>(pg.exec("SELECT count(*) FROM tables WHERE closed_ms IS NULL").number(0, 0));
+        copied.finished_games =
+            static_cast<std::uint64_t>(pg.exec("SELECT count(*) FROM games WHERE finished_ms IS NOT NULL").number(0, 0));
+    } catch (const SQLite::Exception& e) {
+        return "--migrate-from " + sqlite_path + ": " + e.what();
+    } catch (const pg::Error& e) {
+        return "PostgreSQL database " + shown + ": " + e.what();
+    }
+    return copied;
+}
+
+}  // namespace sparts::storage

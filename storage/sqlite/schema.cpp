@@ -1,0 +1,170 @@
+#include "storage/sqlite/schema.hpp"
+
+namespace sparts::storage {
+
+const std::vector<std::string>& migrations() {
+    static const std::vector<std::string> all = {
+        // 1: players, tables, seats, games, actions and the event log.
+        R"sql(
+CREATE TABLE players (
+  id          TEXT PRIMARY KEY,
+  token_hash  TEXT NOT NULL UNIQUE,   -- SHA-256 of the token; the token itself is never stored
+  name        TEXT NOT NULL,
+  created_ms  INTEGER NOT NULL
+);
+CREATE TABLE tables (
+  id            TEXT PRIMARY KEY,
+  number        INTEGER NOT NULL,     -- the n of "tn", for numbering new tables after a restart
+  ruleset       TEXT NOT NULL,        -- JSON
+  preset        TEXT NOT NULL,
+  seats         INTEGER NOT NULL,
+  private       INTEGER NOT NULL,
+  invite        TEXT NOT NULL,
+  turn_seconds  INTEGER NOT NULL,
+  creator       TEXT NOT NULL,
+  created_ms    INTEGER NOT NULL,
+  closed_ms     INTEGER,              -- NULL while open
+  close_reason  TEXT
+);
+CREATE TABLE seats (                  -- who holds each seat now
+  table_id  TEXT NOT NULL,
+  seat      INTEGER NOT NULL,
+  player    TEXT NOT NULL,            -- '' for a bot or nobody
+  name      TEXT NOT NULL,
+  bot       INTEGER NOT NULL,
+  PRIMARY KEY (table_id, seat)
+) WITHOUT ROWID;
+CREATE TABLE games (
+  table_id     TEXT NOT NULL,
+  game         INTEGER NOT NULL,
+  seed         INTEGER NOT NULL,      -- the deal; revealed with the archive only
+  ruleset      TEXT NOT NULL,
+  preset       TEXT NOT NULL,
+  players      TEXT NOT NULL,         -- JSON, per seat
+  started_ms   INTEGER NOT NULL,
+  finished_ms  INTEGER,               -- NULL while in progress
+  result       TEXT,
+  PRIMARY KEY (table_id, game)
+) WITHOUT ROWID;
+CREATE TABLE game_players (           -- for listing a player's games
+  player    TEXT NOT NULL,            -- columns in key order: SQLite 3.40's quick_check misreads
+  table_id  TEXT NOT NULL,            -- WITHOUT ROWID tables whose key is in another order
+  game      INTEGER NOT NULL,
+  PRIMARY KEY (player, table_id, game)
+) WITHOUT ROWID;
+CREATE TABLE actions (
+  table_id  TEXT NOT NULL,
+  game      INTEGER NOT NULL,
+  idx       INTEGER NOT NULL,
+  seat      INTEGER NOT NULL,
+  action    TEXT NOT NULL,            -- JSON
+  seq       INTEGER NOT NULL,         -- the seq of the action's first event
+  at_ms     INTEGER NOT NULL,
+  PRIMARY KEY (table_id, game, idx)
+) WITHOUT ROWID;
+CREATE TABLE events (                 -- append-only, per table
+  table_id  TEXT NOT NULL,
+  seq       INTEGER NOT NULL,
+  game      INTEGER NOT NULL,
+  type      TEXT NOT NULL,
+  payload   TEXT NOT NULL,            -- JSON, secret cards included
+  at_ms     INTEGER NOT NULL,
+  PRIMARY KEY (table_id, seq)
+) WITHOUT ROWID;
+)sql",
+        // 2: the archive lists finished games newest first, by preset.
+        R"sql(
+CREATE INDEX games_finished ON games (finished_ms, table_id, game) WHERE finished_ms IS NOT NULL;
+CREATE INDEX tables_open ON tables (closed_ms) WHERE closed_ms IS NULL;
+)sql",
+        // 3: an action is kept on the first event it caused, not in a table of its own. Under
+        // load every commit touches one page of each B-tree per busy table; one tree instead of
+        // two halves what a commit writes.
+        R"sql(
+ALTER TABLE events ADD COLUMN seat INTEGER;   -- the acting seat, on an action's first event
+ALTER TABLE events ADD COLUMN action TEXT;    -- JSON, on an action's first event; else NULL
+UPDATE events SET seat = a.seat, action = a.action
+  FROM actions AS a WHERE events.table_id = a.table_id AND events.seq = a.seq;
+DROP TABLE actions;
+)sql",
+        // 4: a bot seat keeps its level across a restart.
+        R"sql(
+ALTER TABLE seats ADD COLUMN level TEXT NOT NULL DEFAULT '';  -- a bot's level; '' for a person
+)sql",
+        // 5: an append-only journal under one global key replaces the per-table event tree (a
+        // commit appends to its tail pages instead of rewriting a page of every busy table), and
+        // a finished game keeps one compact record: its actions, which the engine renders into
+        // its events again. The old events are folded into records by code (legacy_events.cpp),
+        // in the same transaction, and their table dropped.
+        R"sql(
+CREATE TABLE journal (
+  id        INTEGER PRIMARY KEY,    -- one increasing key for all tables: commits append at the tail
+  table_id  TEXT NOT NULL,
+  game      INTEGER NOT NULL,       -- 0: before the table's first game
+  seq       INTEGER NOT NULL,       -- the first event's
+  at_ms     INTEGER NOT NULL,
+  events    INTEGER NOT NULL,       -- how many events the row stands for
+  seat      INTEGER,                -- engine events: the acting seat, NULL for the deal
+  action    TEXT,                   -- engine events: the action, a BLOB of its compact bytes (game_log.hpp)
+                                    -- or, from a version-4 row, its JSON text; NULL for the deal
+  type      TEXT,                   -- a table event's type; NULL for the engine's events
+  payload   TEXT                    -- a table event's JSON
+);
+ALTER TABLE games ADD COLUMN record BLOB;  -- once finished: the game log (storage/game_log.hpp)
+)sql",
+        // 6: provably fair deals. The salt of each game's deal commitment (SHA-256 of salt and
+        // seed, published when the game starts; protocol/deal_commitment.hpp), secret like the
+        // seed until the game is over. NULL for the games of older versions: they made none.
+        R"sql(
+ALTER TABLE games ADD COLUMN salt TEXT;
+)sql",
+        // 7: Glicko-2 ratings and statistics per player and preset (storage/README.md, "Ratings"),
+        // updated in the commit that ends each rated game. Derived from the archive: an existing
+        // file's finished games are not rated by the migration (`--recompute-ratings` does it).
+        R"sql(
+CREATE TABLE ratings (
+  player       TEXT NOT NULL,
+  preset       TEXT NOT NULL,
+  rating       REAL NOT NULL,         -- Glicko scale: 1500/350/0.06 for a new player
+  deviation    REAL NOT NULL,
+  volatility   REAL NOT NULL,
+  games        INTEGER NOT NULL,      -- rated games
+  wins         INTEGER NOT NULL,
+  hands        INTEGER NOT NULL,      -- the statistics (storage/game_tally.hpp)
+  bids         INTEGER NOT NULL,
+  bids_made    INTEGER NOT NULL,
+  nil_bids     INTEGER NOT NULL,
+  nils_made    INTEGER NOT NULL,
+  bags         INTEGER NOT NULL,
+  moons        INTEGER NOT NULL,
+  last_table   TEXT NOT NULL,         -- the last rated game, and what it changed the rating by
+  last_game    INTEGER NOT NULL,
+  last_change  REAL NOT NULL,
+  updated_ms   INTEGER NOT NULL,
+  PRIMARY KEY (player, preset)
+) WITHOUT ROWID;
+CREATE INDEX ratings_board ON ratings (preset, rating DESC, player);
+)sql",
+        // 8: players banned by the operator (the admin API): their hello is refused, across restarts.
+        R"sql(
+CREATE TABLE bans (
+  player  TEXT PRIMARY KEY,           -- a player id; not a foreign key: a ban may name a player before it is stored
+  reason  TEXT NOT NULL,              -- the operator's words ('' when none)
+  at_ms   INTEGER NOT NULL
+) WITHOUT ROWID;
+)sql",
+        // 9: the game-over webhook's outbox: each finished game's summary, written in the commit that ends the
+        // game and deleted once delivered, so that nothing committed is lost to a receiver that is down.
+        R"sql(
+CREATE TABLE webhook_outbox (
+  table_id  TEXT NOT NULL,
+  game      INTEGER NOT NULL,
+  body      TEXT NOT NULL,            -- the summary POSTed, exactly (its signature covers these bytes)
+  UNIQUE (table_id, game)
+);                                    -- a rowid table: rowid is the order the games finished in
+)sql",
+    };
+    return all;
+}
+
+}  // namespace sparts::storage
