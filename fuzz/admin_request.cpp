@@ -1,4 +1,4 @@
-// Fuzz target: the admin API's requests (server/admin_request.hpp) as the
+// Fuzz target: the admin API's requests (server/admin/admin_request.hpp) as the
 // server reads them once the bearer token is right: method, path and body.
 // Input: byte 0 the method (GET, POST, DELETE, PUT, HEAD), then the path up to
 // the first '\n' ("/admin/" put in front when missing), then the body.
@@ -20,7 +20,7 @@
 #include <vector>
 
 #include "protocol/unicode_text.hpp"
-#include "server/admin_request.hpp"
+#include "server/admin/admin_request.hpp"
 
 using namespace sparts;
 using namespace sparts::server;

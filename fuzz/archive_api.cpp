@@ -1,5 +1,5 @@
 // Fuzz target: the HTTP archive API's target and query parsing, archive_api
-// (server/archive_api.hpp), over an in-memory store of three finished games
+// (server/archive/archive_api.hpp), over an in-memory store of three finished games
 // (fuzz/fake_store.hpp), so that the list, game and record paths all run. The
 // input is the request target ("/api/" is put in front of one that lacks it).
 //   - every answer's body is valid JSON (parsed back);
@@ -23,7 +23,7 @@
 #include "fuzz/fake_store.hpp"
 #include "protocol/game_record.hpp"
 #include "protocol/replay.hpp"
-#include "server/archive_api.hpp"
+#include "server/archive/archive_api.hpp"
 
 using namespace sparts;
 using nlohmann::json;

@@ -35,7 +35,7 @@ struct Plan {
 };
 
 // Plays `plan` with random legal moves and keeps it as the server's table would
-// (server/table.cpp): a game_started event, every engine event in full, each
+// (server/table/table.cpp): a game_started event, every engine event in full, each
 // action on the first event it caused, the game_over (and standings) as result.
 storage::ArchivedGame play(const Plan& plan) {
     auto rules = make_ruleset(plan.preset, plan.options);

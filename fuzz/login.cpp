@@ -1,5 +1,5 @@
 // Fuzz target: logins, a host's JWT as the server reads it
-// (server/host_token.hpp), HS256 with a fixed secret. The first byte chooses:
+// (server/host/host_token.hpp), HS256 with a fixed secret. The first byte chooses:
 //   even: the rest is a token as a client sends it (hello's login);
 //   odd:  the rest is "header\nclaims", two JSON texts, signed here with the
 //         server's secret, so that the fuzzer reaches every check behind the
@@ -25,7 +25,7 @@
 #include <nlohmann/json.hpp>
 
 #include "protocol/json_text.hpp"
-#include "server/host_token.hpp"
+#include "server/host/host_token.hpp"
 
 using namespace sparts;
 using namespace sparts::server;

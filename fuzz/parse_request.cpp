@@ -1,5 +1,5 @@
 // Fuzz target: the WebSocket request parser, parse_request (protocol/request.hpp),
-// and the reply the server sends for what it parsed (server/session.cpp):
+// and the reply the server sends for what it parsed (server/net/session.cpp):
 //   - a frame that is not a request gives a RequestError whose error_reply is
 //     valid JSON naming the same code and id (bad bytes echoed from the frame
 //     into a message must not make nlohmann's dump() throw);

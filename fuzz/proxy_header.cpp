@@ -1,5 +1,5 @@
 // Fuzz target: the PROXY protocol v2 header a trusted proxy sends first
-// (server/proxy_header.hpp), read as HttpSession reads it: the 16 fixed bytes,
+// (server/net/proxy_header.hpp), read as HttpSession reads it: the 16 fixed bytes,
 // then exactly the rest they announce.
 //   - the rest announced is never over kProxyHeaderMaxRest;
 //   - a header that parses names a source that is empty (LOCAL, UNSPEC) or an
@@ -16,7 +16,7 @@
 
 #include <boost/asio/ip/address.hpp>
 
-#include "server/proxy_header.hpp"
+#include "server/net/proxy_header.hpp"
 
 using namespace sparts::server;
 

@@ -1,4 +1,4 @@
-// Fuzz target: the server's settings file (--config FILE; server/config.hpp),
+// Fuzz target: the server's settings file (--config FILE; server/base/config.hpp),
 // `name = value` lines as an operator writes them. The input is the file.
 //   - read_config answers, and never throws: a setting it refuses is an error
 //     naming what is wrong;
@@ -15,7 +15,7 @@
 #include <string>
 #include <string_view>
 
-#include "server/config.hpp"
+#include "server/base/config.hpp"
 
 using namespace sparts::server;
 

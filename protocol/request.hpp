@@ -32,7 +32,7 @@ struct Hello {
     int protocol = kProtocolVersion;
     std::string name;
     std::optional<std::string> token;  // a player token from an earlier hello
-    std::optional<std::string> login;  // a JWT the host signed (server/host_token.hpp)
+    std::optional<std::string> login;  // a JWT the host signed (server/host/host_token.hpp)
     // The client reads several messages from one WebSocket message, one a
     // line: the server then joins what it has queued for the connection.
     bool batch = false;
@@ -88,12 +88,12 @@ struct Mute {
     bool muted = true;
 };
 struct Ping {};
-// Quick play (server/quick_play.hpp): be seated with others waiting for the same game.
+// Quick play (server/lobby/quick_play.hpp): be seated with others waiting for the same game.
 struct QuickPlay {
     Ruleset rules;
 };
 struct QuickPlayCancel {};
-// Archived games, replayed over the connection (server/replay.hpp).
+// Archived games, replayed over the connection (server/archive/replay.hpp).
 struct ReplayOpen {
     std::string table;
     int game = 1;

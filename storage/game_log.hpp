@@ -99,7 +99,7 @@ std::string encode_action(const Action& action);
 std::optional<Action> decode_action(std::string_view bytes);
 // The same code inside a longer string of bytes: appended to `out`; read from `bytes`
 // at `at`, which moves past it (nullopt, and `at` unchanged, if it does not decode).
-// With a count (a varint) beside it, for other compact lists (server/table_history.*).
+// With a count (a varint) beside it, for other compact lists (server/table/table_history.*).
 void append_action(std::string& out, const Action& action);
 std::optional<Action> read_action(std::string_view bytes, std::size_t& at);
 void append_count(std::string& out, std::uint64_t count);

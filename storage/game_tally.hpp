@@ -1,5 +1,5 @@
 // What a game counts toward its players' ratings and statistics, tallied from its events as
-// they happen: by the table while it plays (server/table.cpp), and again from the archive
+// they happen: by the table while it plays (server/table/table.cpp), and again from the archive
 // (rating_rebuild.hpp). Both feed the same events to the same code, so the numbers agree.
 //
 // Decisions (storage/README.md, "Ratings"):

@@ -97,7 +97,7 @@ struct FinishGame {
     // for `preset` are updated in the same commit (storage/README.md, "Ratings"). Empty: not rated.
     std::string preset{};
     std::vector<RatedSeat> rated{};
-    // The game-over webhook's summary (server/webhook.hpp), kept in the same commit until it is delivered:
+    // The game-over webhook's summary (server/host/webhook.hpp), kept in the same commit until it is delivered:
     // a receiver that is down, slow or far behind loses nothing committed. Empty: no webhook.
     std::string webhook{};
 };

@@ -1,6 +1,7 @@
 // The store: where the server writes everything a table does, and reads it
-// back at start and for the archive. One implementation today (SQLite, in
-// sqlite_store.hpp); the interface names no SQLite type.
+// back at start and for the archive. Two implementations: SQLite
+// (sqlite/sqlite_store.hpp) and PostgreSQL (postgres/pg_store.hpp), chosen by
+// backends/open_store.hpp; the interface names no SQLite or libpq type.
 //
 // Writes are queued and committed in order by one writer, many batches (from
 // many tables) per transaction. `done` runs on the writer's thread once the

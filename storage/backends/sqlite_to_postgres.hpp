@@ -3,7 +3,7 @@
 // transaction (all of it or nothing). The SQLite file is first brought to
 // the latest schema, as a server's start would; both stores stay open (and
 // locked against a server) while the copy runs. The caller checks the
-// copied games (server/migrate.cpp).
+// copied games (server/app/migrate.cpp).
 #pragma once
 #include <cstdint>
 #include <string>

@@ -2,7 +2,7 @@
 
 #include <fstream>
 
-#include "server/config.hpp"
+#include "server/base/config.hpp"
 
 using namespace sparts::server;
 

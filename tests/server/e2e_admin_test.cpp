@@ -1,4 +1,4 @@
-// End to end: the admin API (server/admin_api.hpp) against the real server and
+// End to end: the admin API (server/admin/admin_api.hpp) against the real server and
 // real clients. Without --admin-token-file it does not exist; with it, a wrong
 // or missing token is refused (401, counted) and a guessing address stopped
 // (429); each endpoint does what it says to the tables and connections of

@@ -1,4 +1,4 @@
-// The verifier of hosts' signed player tokens (server/host_token.hpp): the keys
+// The verifier of hosts' signed player tokens (server/host/host_token.hpp): the keys
 // are made by the openssl command at test time, the tokens are signed by libjwt,
 // and each refusal is shown by a token that has that one defect and no other.
 #include <doctest/doctest.h>
@@ -19,7 +19,7 @@
 #include <thread>
 #include <vector>
 #include "jwt_signing.hpp"
-#include "server/host_token.hpp"
+#include "server/host/host_token.hpp"
 
 using namespace sparts::server;
 

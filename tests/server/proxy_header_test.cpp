@@ -1,9 +1,9 @@
-// The PROXY protocol v2 header parser (server/proxy_header.hpp), byte by byte
+// The PROXY protocol v2 header parser (server/net/proxy_header.hpp), byte by byte
 // against the format (haproxy.org's proxy-protocol.txt, section 2.2).
 #include <doctest/doctest.h>
 
 #include <string>
-#include "server/proxy_header.hpp"
+#include "server/net/proxy_header.hpp"
 
 using namespace sparts::server;
 

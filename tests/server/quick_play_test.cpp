@@ -2,7 +2,7 @@
 
 #include <set>
 
-#include "server/quick_play.hpp"
+#include "server/lobby/quick_play.hpp"
 
 using namespace sparts::server;
 using namespace std::chrono_literals;

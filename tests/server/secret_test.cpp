@@ -1,6 +1,6 @@
 #include <doctest/doctest.h>
 
-#include "server/secret.hpp"
+#include "server/base/secret.hpp"
 
 using namespace sparts::server;
 

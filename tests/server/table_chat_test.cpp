@@ -1,9 +1,9 @@
-// TableChat (server/table_chat.hpp) alone: who reads which line, what is kept,
+// TableChat (server/table/table_chat.hpp) alone: who reads which line, what is kept,
 // and mutes, without a server.
 #include <doctest/doctest.h>
 
 #include <nlohmann/json.hpp>
-#include "server/table_chat.hpp"
+#include "server/table/table_chat.hpp"
 
 using sparts::server::ChatReader;
 using sparts::server::TableChat;

@@ -10,7 +10,7 @@
 #include "engine/game.hpp"
 #include "engine/random_policy.hpp"
 #include "engine/ruleset.hpp"
-#include "server/table_history.hpp"
+#include "server/table/table_history.hpp"
 
 namespace sparts::server {
 namespace {

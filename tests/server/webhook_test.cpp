@@ -1,4 +1,4 @@
-// The game-over webhook (server/webhook.hpp) against a real receiver: a small
+// The game-over webhook (server/host/webhook.hpp) against a real receiver: a small
 // Beast HTTP server on 127.0.0.1 that answers from a script and records what it
 // gets. Durations are tens of milliseconds; only lower bounds of time are
 // asserted, since a loaded machine may be slow but never early. The waits for
@@ -33,7 +33,7 @@
 #include <boost/asio/ssl.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
-#include "server/webhook.hpp"
+#include "server/host/webhook.hpp"
 #include "webhook_receiver.hpp"
 
 using namespace sparts::server;

@@ -50,17 +50,17 @@ bool deploy_blank_or_comment(const std::string& line) {
     return first == std::string::npos || line[first] == '#';
 }
 
-// A setting's default where a file leaves it out: server/config.hpp's
+// A setting's default where a file leaves it out: server/base/config.hpp's
 // (`int drain_ms = 1500;`), so that the files' arithmetic follows the server's.
 int deploy_config_default(const std::string& member) {
-    const std::string header = read("server/config.hpp");
+    const std::string header = read("server/base/config.hpp");
     std::smatch m;
     REQUIRE_MESSAGE(std::regex_search(header, m, std::regex("\\bint " + member + R"(\s*=\s*(\d+)\s*;)")),
-                    "server/config.hpp has no default for " << member);
+                    "server/base/config.hpp has no default for " << member);
     return std::stoi(m[1]);
 }
 
-// The longest a node may take to stop after SIGTERM (server/server.cpp's drain()):
+// The longest a node may take to stop after SIGTERM (server/app/server.cpp's drain()):
 // --drain-ms not ready, then up to --shutdown-seconds for its tables to be handed
 // over, then up to --shutdown-seconds again for its connections to close.
 double deploy_longest_stop_seconds(int drain_ms, int shutdown_seconds) {

@@ -65,7 +65,7 @@ test("the server serves the web client at / with content types, validators and n
   assert.match((await rawGet(server.port, "/lib/client.js")).headers["content-type"], /^text\/javascript/);
   assert.match((await rawGet(server.port, "/favicon.svg")).headers["content-type"], /^image\/svg\+xml/);
   assert.equal((await rawGet(server.port, "/app/app.js?v=2")).status, 200);
-  for (const path of ["/../CMakeLists.txt", "/%2e%2e/CMakeLists.txt", "/app/../../server/main.cpp", "/app/..%2f..%2fREADME.md",
+  for (const path of ["/../CMakeLists.txt", "/%2e%2e/CMakeLists.txt", "/app/../../server/app/main.cpp", "/app/..%2f..%2fREADME.md",
     "/web/index.html", "/tests/e2e.test.mjs", "/package.json", "/lib/README.md", "/lib/test/client.test.mjs", "//etc/passwd", "/app/"]) {
     const res = await rawGet(server.port, path);
     assert.equal(res.status, 404, path);

@@ -1,0 +1,251 @@
+#include "server/archive/archive_api.hpp"
+
+#include <charconv>
+#include <map>
+#include <nlohmann/json.hpp>
+#include "engine/seat.hpp"
+#include "protocol/deal_commitment.hpp"
+#include "protocol/game_record.hpp"
+#include "protocol/json_text.hpp"
+#include "server/archive/ratings_api.hpp"
+#include "storage/store.hpp"
+
+namespace sparts::server {
+
+namespace http = boost::beast::http;
+using nlohmann::json;
+
+namespace {
+
+ApiResponse error(http::status status, std::string_view code, std::string_view message) {
+    return {status, dump_text(json{{"error", code}, {"message", message}}), {}};
+}
+
+int hex(char c) {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+}
+
+std::optional<std::string> url_decode(std::string_view s) {
+    std::string out;
+    for (std::size_t i = 0; i < s.size(); ++i) {
+        if (s[i] == '+') {
+            out += ' ';
+        } else if (s[i] == '%') {
+            if (i + 2 >= s.size() || hex(s[i + 1]) < 0 || hex(s[i + 2]) < 0) return std::nullopt;
+            out += static_cast<char>(hex(s[i + 1]) * 16 + hex(s[i + 2]));
+            i += 2;
+        } else {
+            out += s[i];
+        }
+    }
+    return out;
+}
+
+// What may be a table id: 1 to 32 letters, digits, '-' or '_' (the server makes "t" and digits).
+// Anything else is no table, and is never echoed or looked up.
+bool table_id(std::string_view s) {
+    if (s.empty() || s.size() > 32) return false;
+    for (char c : s)
+        if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '-' || c == '_'))
+            return false;
+    return true;
+}
+
+// A parameter's name as it may be shown back in a message: printable ASCII, short. The
+// request's bytes are anything a stranger sent; the reply is JSON, which must be UTF-8.
+std::string shown(std::string_view s) {
+    std::string out;
+    for (char c : s.substr(0, 40)) out += (c >= 0x20 && c < 0x7f) ? c : '?';
+    return s.size() > 40 ? out + "..." : out;
+}
+
+std::optional<std::int64_t> number(const std::string& s, std::int64_t lo, std::int64_t hi) {
+    std::int64_t n = 0;
+    const auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), n);
+    if (ec != std::errc() || p != s.data() + s.size() || n < lo || n > hi) return std::nullopt;
+    return n;
+}
+
+json parsed(const std::string& text) {
+    auto j = parse_json_text(text);
+    return j ? *j : json(nullptr);
+}
+
+json summary_json(const storage::ArchivedGameSummary& g) {
+    return {{"table", g.table},       {"game", g.game},         {"preset", g.preset},
+            {"ruleset", parsed(g.ruleset)}, {"players", parsed(g.players)}, {"result", parsed(g.result)},
+            {"started", g.started},   {"finished", g.finished}};
+}
+
+ApiResponse list(const std::map<std::string, std::string>& params, storage::Store& store) {
+    storage::ArchiveQuery q;
+    for (const auto& [key, value] : params) {
+        if (key == "player") {
+            q.player = value;
+        } else if (key == "preset") {
+            q.preset = value;
+        } else if (key == "from" || key == "to") {
+            auto n = number(value, 0, std::int64_t{1} << 53);
+            if (!n) return error(http::status::bad_request, "bad_parameter", key + ": expected milliseconds since 1970");
+            (key == "from" ? q.from : q.to) = *n;
+        } else if (key == "limit") {
+            auto n = number(value, 1, 500);
+            if (!n) return error(http::status::bad_request, "bad_parameter", "limit: expected 1 to 500");
+            q.limit = static_cast<int>(*n);
+        } else if (key == "cursor") {
+            // Only a cursor this server gave ("finished/table/game"): another is refused, not read as "from the start".
+            const auto a = value.find('/');
+            const auto b = value.rfind('/');
+            if (a == std::string::npos || a == b || !number(value.substr(0, a), 0, std::int64_t{1} << 53) ||
+                !table_id(std::string_view(value).substr(a + 1, b - a - 1)) || !number(value.substr(b + 1), 1, 1000000))
+                return error(http::status::bad_request, "bad_parameter", "cursor: expected the next_cursor of a page");
+            q.cursor = value;
+        } else {
+            return error(http::status::bad_request, "bad_parameter",
+                         "unknown parameter \"" + shown(key) + "\"; expected player, preset, from, to, limit, cursor");
+        }
+    }
+    const auto page = store.list_games(q);
+    json games = json::array();
+    for (const auto& g : page.games) games.push_back(summary_json(g));
+    return {http::status::ok,
+            dump_text(json{{"games", games}, {"next_cursor", page.next_cursor.empty() ? json(nullptr) : json(page.next_cursor)}}),
+            {}};
+}
+
+// Every hand with its deal, from the events (stored in full).
+json hands_of(const json& events) {
+    json hands = json::array();
+    for (const json& e : events) {
+        const std::string type = e.value("type", "");
+        if (type == "hand_started") {
+            hands.push_back({{"hand", e["hand"]}, {"dealer", e["dealer"]}, {"kind", e["kind"]}, {"deal", json::object()},
+                             {"center", json::array()}, {"scored", nullptr}});
+        } else if (hands.empty()) {
+            continue;
+        } else if (type == "cards_dealt") {
+            hands.back()["deal"][std::to_string(e["seat"].get<int>())] = e["cards"];
+        } else if (type == "center_taken") {
+            hands.back()["center"] = e["cards"];
+        } else if (type == "hand_scored") {
+            hands.back()["scored"] = e;
+        }
+    }
+    return hands;
+}
+
+// The commitment the players were shown when the game started (its game_started event, as
+// published), rather than one computed again from the stored seed and salt: so that a seed or
+// salt changed in the database since fails the record's check. Empty: a game without one.
+std::string published_commitment(const storage::ArchivedGame& g) {
+    for (const auto& e : g.events)
+        if (e.type == "game_started") return parsed(e.payload).value("deal_commitment", std::string());
+    return {};
+}
+
+json record_of(const storage::ArchivedGame& g) {
+    json seats = json::array();
+    for (const json& p : parsed(g.summary.players)) seats.push_back({{"name", p.value("name", "")}});
+    json actions = json::array();
+    for (const auto& a : g.actions) {
+        json action = parsed(a.action);
+        json entry = {{"seat", a.seat == kTableSeat ? json("table") : json(a.seat)}};
+        for (auto& [k, v] : action.items()) entry[k] = v;
+        actions.push_back(std::move(entry));
+    }
+    json record = {{"format", kGameRecordFormat}, {"version", kGameRecordVersion},
+                   {"ruleset", parsed(g.summary.ruleset)}, {"seats", seats},
+                   {"seed", std::to_string(g.seed)},        {"actions", actions}};
+    const json result = parsed(g.summary.result);
+    if (result.contains("game_over")) {
+        const json& over = result["game_over"];
+        record["result"] = {{"scores", over["scores"]}, {"ranks", over["ranks"]}, {"reason", over["reason"]}};
+    }
+    if (!g.salt.empty()) {
+        const std::string shown = published_commitment(g);
+        record["deal"] = {{"salt", g.salt}, {"commitment", shown.empty() ? deal_commitment(g.seed, g.salt) : shown}};
+    }
+    return record;
+}
+
+}  // namespace
+
+ApiResponse archive_api(std::string_view target, storage::Store* store) {
+    if (!store) return error(http::status::service_unavailable, "no_archive", "this server keeps no archive (--database none)");
+    std::string_view path = target;
+    std::string_view query;
+    if (const auto q = target.find('?'); q != std::string_view::npos) {
+        path = target.substr(0, q);
+        query = target.substr(q + 1);
+    }
+    std::map<std::string, std::string> params;
+    while (!query.empty()) {
+        const auto amp = query.find('&');
+        const std::string_view pair = query.substr(0, amp);
+        query = amp == std::string_view::npos ? std::string_view{} : query.substr(amp + 1);
+        if (pair.empty()) continue;
+        const auto eq = pair.find('=');
+        auto key = url_decode(pair.substr(0, eq));
+        auto value = url_decode(eq == std::string_view::npos ? std::string_view{} : pair.substr(eq + 1));
+        if (!key || !value) return error(http::status::bad_request, "bad_parameter", "malformed query string");
+        params[*key] = *value;
+    }
+
+    if (is_ratings_path(path)) return ratings_api(path, params, *store);
+    if (path == "/api/games" || path == "/api/games/") return list(params, *store);
+    constexpr std::string_view kPrefix = "/api/games/";
+    if (path.substr(0, kPrefix.size()) != kPrefix) return error(http::status::not_found, "not_found", "no such endpoint");
+    std::string_view rest = path.substr(kPrefix.size());
+    const auto slash = rest.find('/');
+    if (slash == std::string_view::npos)
+        return error(http::status::not_found, "not_found", "expected /api/games/{table}/{game}");
+    const std::string table(rest.substr(0, slash));
+    rest = rest.substr(slash + 1);
+    const auto slash2 = rest.find('/');
+    const std::string game_text(rest.substr(0, slash2));
+    const std::string_view tail = slash2 == std::string_view::npos ? std::string_view{} : rest.substr(slash2);
+    const auto game_number = number(game_text, 1, 1000000);
+    if (!game_number || !table_id(table))
+        return error(http::status::not_found, "not_found", "expected /api/games/{table}/{game}");
+    if (!tail.empty() && tail != "/record")
+        return error(http::status::not_found, "not_found", "expected /api/games/{table}/{game}[/record]");
+
+    const auto game = store->load_game(table, static_cast<int>(*game_number));
+    if (!game)
+        return error(http::status::not_found, "no_such_game",
+                     "no finished game " + game_text + " at table " + table + " (games in progress are not shown)");
+    if (tail == "/record") {
+        // Read back through the record parser: what is served is a record the command line accepts.
+        auto record = game_record_from_json(record_of(*game));
+        if (!record)
+            return error(http::status::internal_server_error, "broken_record",
+                         "the stored game does not make a valid record: " + record.error().message());
+        return {http::status::ok, record_text(*record), "attachment; filename=\"" + table + "-" + game_text + ".json\""};
+    }
+
+    json events = json::array();
+    for (const auto& e : game->events) {
+        json ev = parsed(e.payload);
+        events.push_back({{"seq", e.seq}, {"at", e.at}, {"event", ev}});
+    }
+    json plain = json::array();
+    for (const auto& e : events) plain.push_back(e["event"]);
+    json body = summary_json(game->summary);
+    body["seed"] = std::to_string(game->seed);
+    if (!game->salt.empty()) {
+        // The archive checks the deal as a player would: the commitment shown at the start
+        // against the seed and salt revealed at the end.
+        const std::string shown = published_commitment(*game);
+        body["salt"] = game->salt;
+        body["deal_commitment"] = shown.empty() ? deal_commitment(game->seed, game->salt) : shown;
+        body["deal_verified"] = !shown.empty() && shown == deal_commitment(game->seed, game->salt);
+    }
+    body["hands"] = hands_of(plain);
+    body["events"] = std::move(events);
+    return {http::status::ok, dump_text(body), {}};
+}
+
+}  // namespace sparts::server

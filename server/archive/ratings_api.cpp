@@ -1,0 +1,136 @@
+#include "server/archive/ratings_api.hpp"
+
+#include <charconv>
+#include <nlohmann/json.hpp>
+#include "engine/ruleset.hpp"
+#include "protocol/json_text.hpp"
+#include "storage/leaderboard_cursor.hpp"
+#include "storage/store.hpp"
+
+namespace sparts::server {
+
+namespace http = boost::beast::http;
+using nlohmann::json;
+
+namespace {
+
+constexpr std::string_view kLeaderboard = "/api/leaderboard/";
+constexpr std::string_view kPlayers = "/api/players/";
+
+ApiResponse ratings_error(http::status status, std::string_view code, std::string_view message) {
+    return {status, dump_text(json{{"error", code}, {"message", message}}), {}};
+}
+
+ApiResponse bad_parameter(std::string_view message) { return ratings_error(http::status::bad_request, "bad_parameter", message); }
+
+std::optional<std::int64_t> bounded(const std::string& s, std::int64_t lo, std::int64_t hi) {
+    std::int64_t n = 0;
+    const auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), n);
+    if (ec != std::errc() || p != s.data() + s.size() || n < lo || n > hi) return std::nullopt;
+    return n;
+}
+
+// What may be a player id: 1 to 64 letters, digits, '-' or '_' (the server makes "p" and hex digits).
+bool is_player_id(std::string_view s) {
+    if (s.empty() || s.size() > 64) return false;
+    for (char c : s)
+        if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '-' || c == '_'))
+            return false;
+    return true;
+}
+
+// A parameter's name as it may be shown back: printable ASCII, short.
+std::string shown_name(std::string_view s) {
+    std::string out;
+    for (char c : s.substr(0, 40)) out += (c >= 0x20 && c < 0x7f) ? c : '?';
+    return s.size() > 40 ? out + "..." : out;
+}
+
+json rating_json(const storage::PresetRating& r) {
+    return {{"rating", r.rating}, {"deviation", r.deviation}, {"volatility", r.volatility}, {"games", r.games},
+            {"wins", r.wins}};
+}
+
+json statistics_json(const storage::PlayStats& s) {
+    return {{"hands", s.hands},
+            {"bids", s.bids},
+            {"bids_made", s.bids_made},
+            {"nil_bids", s.nil_bids},
+            {"nils_made", s.nils_made},
+            {"nils_set", s.nil_bids - s.nils_made},
+            {"bags", s.bags},
+            {"bags_per_hand", s.hands > 0 ? static_cast<double>(s.bags) / static_cast<double>(s.hands) : 0.0},
+            {"moons", s.moons}};
+}
+
+ApiResponse leaderboard_page(const std::string& preset, const std::map<std::string, std::string>& params,
+                        storage::Store& store) {
+    if (!parse_preset(preset)) return bad_parameter("preset: \"" + shown_name(preset) + "\" is not a preset");
+    storage::LeaderboardQuery q;
+    q.preset = preset;
+    for (const auto& [key, value] : params) {
+        if (key == "limit") {
+            const auto n = bounded(value, 1, 500);
+            if (!n) return bad_parameter("limit: expected 1 to 500");
+            q.limit = static_cast<int>(*n);
+        } else if (key == "min_games") {
+            const auto n = bounded(value, 1, 1000000);
+            if (!n) return bad_parameter("min_games: expected 1 to 1000000");
+            q.min_games = static_cast<int>(*n);
+        } else if (key == "cursor") {
+            // Only a cursor this server gave: another is refused, not read as "from the start".
+            const auto cursor = storage::LeaderboardCursor::parse(value);
+            if (!cursor || !is_player_id(cursor->player)) return bad_parameter("cursor: expected the next_cursor of a page");
+            q.cursor = value;
+        } else {
+            return bad_parameter("unknown parameter \"" + shown_name(key) + "\"; expected limit, cursor, min_games");
+        }
+    }
+    const storage::LeaderboardPage page = store.leaderboard(q);
+    json players = json::array();
+    std::int64_t rank = page.first_rank;
+    for (const auto& r : page.players) {
+        json p = {{"rank", rank++}, {"player", r.player}, {"name", r.name}};
+        p.update(rating_json(r));
+        players.push_back(std::move(p));
+    }
+    return {http::status::ok,
+            dump_text(json{{"preset", preset},
+                           {"min_games", q.min_games},
+                           {"players", players},
+                           {"next_cursor", page.next_cursor.empty() ? json(nullptr) : json(page.next_cursor)}}),
+            {}};
+}
+
+ApiResponse player_page(const std::string& id, const std::map<std::string, std::string>& params, storage::Store& store) {
+    if (!params.empty()) return bad_parameter("unknown parameter \"" + shown_name(params.begin()->first) + "\"; expected none");
+    if (!is_player_id(id)) return bad_parameter("player: expected a player id (letters, digits, - and _)");
+    const auto found = store.player_ratings(id);
+    if (!found) return ratings_error(http::status::not_found, "no_such_player", "no player " + id);
+    json ratings = json::array();
+    for (const auto& r : found->presets) {
+        json x = {{"preset", r.preset}};
+        x.update(rating_json(r));
+        x["statistics"] = statistics_json(r.stats);
+        x["last_game"] = {{"table", r.last_table}, {"game", r.last_game}, {"change", r.last_change}, {"finished", r.updated}};
+        ratings.push_back(std::move(x));
+    }
+    return {http::status::ok, dump_text(json{{"player", found->id}, {"name", found->name}, {"ratings", ratings}}), {}};
+}
+
+}  // namespace
+
+bool is_ratings_path(std::string_view path) {
+    return path.substr(0, kLeaderboard.size()) == kLeaderboard || path.substr(0, kPlayers.size()) == kPlayers;
+}
+
+ApiResponse ratings_api(std::string_view path, const std::map<std::string, std::string>& params, storage::Store& store) {
+    const bool board = path.substr(0, kLeaderboard.size()) == kLeaderboard;
+    const std::string_view rest = path.substr(board ? kLeaderboard.size() : kPlayers.size());
+    if (rest.empty() || rest.find('/') != std::string_view::npos)
+        return ratings_error(http::status::not_found, "not_found",
+                     board ? "expected /api/leaderboard/{preset}" : "expected /api/players/{id}");
+    return board ? leaderboard_page(std::string(rest), params, store) : player_page(std::string(rest), params, store);
+}
+
+}  // namespace sparts::server
