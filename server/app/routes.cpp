@@ -57,7 +57,7 @@ public:
                     control_replay(r);
                 } else {
                     std::string id = body.table;  // before r is moved from
-                    to_table(id, std::move(r));
+                    to_table(self, id, std::move(r));
                 }
             },
             r.body);
@@ -71,11 +71,11 @@ public:
     }
 
 private:
-    void to_table(const std::string& id, Request r) {
+    void to_table(const std::shared_ptr<Session>& self, const std::string& id, Request r) {
         auto table = find_table(id);
         if (!table && hub_.loader) {
             // Many nodes: held by another node, or by none since its node went away.
-            hub_.loader->load(id, [self = session_.shared_from_this(), r = std::move(r)](
+            hub_.loader->load(id, [self, r = std::move(r)](
                                       std::shared_ptr<Table> t, std::string code, std::string message) mutable {
                 net::post(self->executor(), [self, r = std::move(r), t = std::move(t), code = std::move(code),
                                              message = std::move(message)]() mutable {
@@ -88,7 +88,7 @@ private:
         if (!table)
             return session_.send(
                 error_reply(r.id, request_type(r.body), "no_such_table", "there is no open table \"" + id + "\""));
-        table->request(session_.shared_from_this(), session_.player(), std::move(r));
+        table->request(self, session_.player(), std::move(r));
     }
 
     std::shared_ptr<Table> find_table(const std::string& id) {
