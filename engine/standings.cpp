@@ -13,4 +13,21 @@ Standings worldwinner_standings(int score, int opponents, int seconds_left, bool
     return s;
 }
 
+std::array<SideStandings, 2> worldwinner_tournament_standings(const GameOver& over,
+                                                               std::span<const std::uint16_t> scored_sides,
+                                                               std::uint16_t first_partnership, int seats,
+                                                               bool clocked, int seconds_left) {
+    const bool before_time = clocked && over.reason != GameEndReason::game_clock;
+    const auto all = static_cast<std::uint16_t>((1u << seats) - 1);
+    std::array<SideStandings, 2> sides{};
+    for (std::size_t side = 0; side < 2; ++side) {
+        const int score = over.scores[side];
+        const std::uint16_t mask = side < scored_sides.size() ? scored_sides[side]
+                                   : side == 0                ? first_partnership
+                                                              : static_cast<std::uint16_t>(all & ~first_partnership);
+        sides[side] = {mask, score, worldwinner_standings(score, over.scores[1 - side], seconds_left, before_time)};
+    }
+    return sides;
+}
+
 }  // namespace sparts

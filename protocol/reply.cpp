@@ -26,11 +26,10 @@ std::string error_reply(const RequestError& e) {
     return error_reply(e.id, e.type, e.code, e.error.message(), e.error.field);
 }
 
-std::string event_frame(std::string_view table, std::uint64_t seq, const json& event) {
+std::string event_frame_around(std::string_view table, std::uint64_t seq, std::string_view body) {
     // Built by hand: this is the hot path of every card play, and the table
     // id is ours (no escaping needed).
     std::string s;
-    const std::string body = dump_text(event);
     s.reserve(40 + table.size() + body.size());
     s += R"({"type":"event","table":")";
     s += table;
@@ -40,6 +39,10 @@ std::string event_frame(std::string_view table, std::uint64_t seq, const json& e
     s += body;
     s += '}';
     return s;
+}
+
+std::string event_frame(std::string_view table, std::uint64_t seq, const json& event) {
+    return event_frame_around(table, seq, dump_text(event));
 }
 
 }  // namespace sparts

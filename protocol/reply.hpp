@@ -19,5 +19,7 @@ std::string error_reply(const RequestId& id, std::string_view re, std::string_vi
 std::string error_reply(const RequestError& error);
 // {"type":"event","table":"t1","seq":17,"event":{...}}
 std::string event_frame(std::string_view table, std::uint64_t seq, const nlohmann::json& event);
+// The same around an event already serialized (`body`), as a table renders each once.
+std::string event_frame_around(std::string_view table, std::uint64_t seq, std::string_view body);
 
 }  // namespace sparts

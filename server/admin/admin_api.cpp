@@ -1,4 +1,5 @@
 #include "server/admin/admin_api.hpp"
+#include "server/base/guarded.hpp"
 
 #include <algorithm>
 #include <map>
@@ -75,13 +76,10 @@ private:
     // thread it ran on (a table's, the store's writer) goes on.
     template <class F>
     void guarded(F&& f) {
-        try {
-            f();
-        } catch (const std::exception& e) {
-            hub_.metrics.handler_exceptions.fetch_add(1, std::memory_order_relaxed);
-            spdlog::error("admin: {} threw: {}", what_, e.what());
-            respond_(error(http::status::internal_server_error, "internal", "internal error"));
-        }
+        server::guarded(
+            hub_.metrics, std::forward<F>(f),
+            [&] { respond_(error(http::status::internal_server_error, "internal", "internal error")); }, "admin: {}",
+            what_);
     }
     // Done: logged, counted, answered.
     void did(AdminAction action, const std::string& target, json answer) {

@@ -1,4 +1,5 @@
 #include "server/app/routes.hpp"
+#include "server/base/guarded.hpp"
 
 #include <boost/asio/post.hpp>
 #include <spdlog/spdlog.h>
@@ -112,20 +113,19 @@ private:
         net::post(hub_.archive_threads, [this, self = session_.shared_from_this(), r, table = o.table, number = o.game] {
             std::shared_ptr<Replay> replay;
             std::string problem;
-            try {
-                auto game = archive_.game(table, number);
-                if (!game) {
-                    problem = "no finished game " + std::to_string(number) + " at table " + table;
-                } else if (auto opened = Replay::open(std::move(game), self->executor(), self->weak_from_this())) {
-                    replay = std::move(*opened);
-                } else {
-                    problem = opened.error();
-                }
-            } catch (const std::exception& e) {
-                hub_.metrics.handler_exceptions.fetch_add(1, std::memory_order_relaxed);
-                spdlog::error("session {}: replay of {}/{} threw: {}", self->serial(), table, number, e.what());
-                problem = "internal error";
-            }
+            guarded(
+                hub_.metrics,
+                [&] {
+                    auto game = archive_.game(table, number);
+                    if (!game) {
+                        problem = "no finished game " + std::to_string(number) + " at table " + table;
+                    } else if (auto opened = Replay::open(std::move(game), self->executor(), self->weak_from_this())) {
+                        replay = std::move(*opened);
+                    } else {
+                        problem = opened.error();
+                    }
+                },
+                [&] { problem = "internal error"; }, "session {}: replay of {}/{}", self->serial(), table, number);
             net::post(self->executor(), [this, self, r, replay = std::move(replay), problem = std::move(problem)] {
                 replay_opened(r, replay, problem);
             });

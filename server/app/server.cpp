@@ -9,6 +9,7 @@
 #include <boost/asio/ip/address.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <spdlog/spdlog.h>
+#include "protocol/server_messages.hpp"
 #include "server/admin/admin_api.hpp"
 #include "server/app/routes.hpp"
 #include "server/net/client_address.hpp"
@@ -263,7 +264,7 @@ void Server::close_sessions() {
     if (listener_) listener_->stop();
     // Tables stay open in the store: they come back at the next start (or on another node).
     sessions_.for_each([](const std::shared_ptr<Session>& s) {
-        s->send(R"({"type":"closing","reason":"shutdown"})");
+        s->send(closing_frame("shutdown"));
         s->close(CloseCode::going_away, "server shutting down");
     });
     stop_timer_ = std::make_unique<net::steady_timer>(io_);

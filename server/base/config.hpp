@@ -59,7 +59,7 @@ struct Config {
     int chat_burst = 5;               // ...and at once (5 in 10 s, then one every 2 s)
     int shutdown_seconds = 10;        // at SIGTERM, how long clients get to close before the server exits
 
-    // A host's own logins (server/README.md, "Logins"): hello with a JWT the host signed.
+    // A host's own logins (docs/OPERATING.md, "Logins"): hello with a JWT the host signed.
     std::string login_algorithm = "off";  // off, HS256, RS256 or ES256
     std::string login_secret_file;        // HS256: a file holding the shared secret
     std::string login_public_key;         // RS256/ES256: the host's PEM public key file

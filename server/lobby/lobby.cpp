@@ -1,4 +1,6 @@
 #include "server/lobby/lobby.hpp"
+#include "server/base/guarded.hpp"
+#include "server/lobby/pending_hello.hpp"
 
 #include <algorithm>
 #include <set>
@@ -33,95 +35,88 @@ std::int64_t now_ms() {
 // logged and counted, and the lobby goes on.
 template <class F>
 void guarded(Hub& hub, const std::shared_ptr<Connection>& session, const Request& request, const char* re, F&& f) {
-    try {
-        f();
-    } catch (const std::exception& e) {
-        hub.metrics.handler_exceptions.fetch_add(1, std::memory_order_relaxed);
-        spdlog::error("lobby: {} threw: {}", re, e.what());
-        session->send(error_reply(request.id, re, "internal", "the server failed to handle this request"));
-    }
+    server::guarded(
+        hub.metrics, std::forward<F>(f),
+        [&] { session->send(error_reply(request.id, re, "internal", "the server failed to handle this request")); },
+        "lobby: {}", re);
 }
 
 }  // namespace
 
 void Lobby::hello(std::shared_ptr<Connection> session, Request request) {
     net::post(strand_, [this, session = std::move(session), request = std::move(request)]() mutable {
-        try {
-            auto& h = std::get<Hello>(request.body);
-            if (h.protocol != kProtocolVersion) {
-                session->send(error_reply(request.id, "hello", "unsupported_protocol",
-                                          "this server speaks protocol 1, not " + std::to_string(h.protocol)));
-                return session->hello_done(nullptr);
-            }
-            if (h.login) return log_in(session, request);
-            if (!hub_->config.guests) {
-                hub_->metrics.refused_logins.fetch_add(1, std::memory_order_relaxed);
-                session->send(error_reply(request.id, "hello", "guests_off",
-                                          "this server seats only players who log in through its host's site: "
-                                          "hello with a login"));
-                return session->hello_done(nullptr);
-            }
-            if (h.token) {
-                const std::string hash = sha256_hex(*h.token);
-                const bool clustered = hub_->store && hub_->store->clustered();
-                if (!hub_->store || (players_.count(hash) && !clustered)) return welcome_back(session, request, hash, {});
-                // Not in memory: dropped while idle, or from before a restart. Read back from
-                // the store off the I/O threads, then answered here; with many nodes, with the
-                // seats the player holds on every node.
-                const std::string known = players_.count(hash) ? players_[hash].player->id : std::string();
-                return net::post(hub_->archive_threads, [this, session, request, hash, known, clustered] {
-                    std::optional<storage::StoredPlayer> stored;
-                    std::vector<std::pair<std::string, int>> seats;
-                    try {
-                        if (known.empty()) stored = hub_->store->find_player(hash);
-                        const std::string id = stored ? stored->id : known;
-                        if (clustered && !id.empty()) seats = hub_->store->seats_of(id);
-                    } catch (const std::exception& e) {
-                        spdlog::error("lobby: reading a player back: {}", e.what());
-                    }
-                    net::post(strand_, [this, session, request, hash, stored = std::move(stored), seats = std::move(seats)] {
-                        if (stored && !players_.count(hash)) {
-                            players_[hash] = PlayerEntry{
-                                std::make_shared<const Player>(Player{stored->id, stored->name}), 0, Clock::now()};
-                            token_by_player_[stored->id] = hash;
-                            count_players();
-                        }
-                        welcome_back(session, request, hash, seats);
-                    });
-                });
-            }
-            if (!hub_->new_players.allow(session->address())) {
-                hub_->metrics.refused_players.fetch_add(1, std::memory_order_relaxed);
-                session->send(error_reply(request.id, "hello", "too_many_new_players",
-                                          "more than " + std::to_string(hub_->config.players_per_address_per_minute) +
-                                              " new players a minute from this address: come back with your token, "
-                                              "or try again in a minute"));
-                return session->hello_done(nullptr);
-            }
-            const std::string token = random_hex(16);  // 128 bits
-            auto player = std::make_shared<const Player>(Player{"p" + random_hex(8), h.name});
-            const std::string hash = sha256_hex(token);
-            players_[hash] = PlayerEntry{player, 0, Clock::now()};
-            token_by_player_[player->id] = hash;
-            count_players();
-            json reply = {{"protocol", kProtocolVersion}, {"player", player->id}, {"name", player->name},
-                          {"token", token},               {"seats", json::array()}};
-            answer_hello(session, request, player, hash, std::move(reply));
-        } catch (const std::exception& e) {
-            hub_->metrics.handler_exceptions.fetch_add(1, std::memory_order_relaxed);
-            spdlog::error("lobby: hello threw: {}", e.what());
-            session->send(error_reply(request.id, "hello", "internal", "the server failed to handle this request"));
-            session->hello_done(nullptr);
-        }
+        PendingHello answer(session, request.id, hub_->metrics);
+        server::guarded(
+            hub_->metrics, [&] { hello(answer, request); },
+            [&] { answer.refuse("internal", "the server failed to handle this request"); }, "lobby: hello");
     });
 }
 
-void Lobby::log_in(const std::shared_ptr<Connection>& session, const Request& request) {
+void Lobby::hello(PendingHello& answer, const Request& request) {
+    const auto& session = answer.connection();
+    auto& h = std::get<Hello>(request.body);
+    if (h.protocol != kProtocolVersion)
+        return answer.refuse("unsupported_protocol",
+                             "this server speaks protocol 1, not " + std::to_string(h.protocol));
+    if (h.login) return log_in(answer, request);
+    if (!hub_->config.guests) {
+        hub_->metrics.refused_logins.fetch_add(1, std::memory_order_relaxed);
+        return answer.refuse("guests_off",
+                             "this server seats only players who log in through its host's site: hello with a login");
+    }
+    if (h.token) {
+        const std::string hash = sha256_hex(*h.token);
+        const bool clustered = hub_->store && hub_->store->clustered();
+        if (!hub_->store || (players_.count(hash) && !clustered)) return welcome_back(answer, request, hash, {});
+        // Not in memory: dropped while idle, or from before a restart. Read back from
+        // the store off the I/O threads, then answered here; with many nodes, with the
+        // seats the player holds on every node.
+        const std::string known = players_.count(hash) ? players_[hash].player->id : std::string();
+        return net::post(hub_->archive_threads, [this, answer, request, hash, known, clustered] {
+            std::optional<storage::StoredPlayer> stored;
+            std::vector<std::pair<std::string, int>> seats;
+            try {
+                if (known.empty()) stored = hub_->store->find_player(hash);
+                const std::string id = stored ? stored->id : known;
+                if (clustered && !id.empty()) seats = hub_->store->seats_of(id);
+            } catch (const std::exception& e) {
+                spdlog::error("lobby: reading a player back: {}", e.what());
+            }
+            net::post(strand_, [this, answer, request, hash, stored = std::move(stored), seats = std::move(seats)] {
+                if (stored && !players_.count(hash)) {
+                    players_[hash] =
+                        PlayerEntry{std::make_shared<const Player>(Player{stored->id, stored->name}), 0, Clock::now()};
+                    token_by_player_[stored->id] = hash;
+                    count_players();
+                }
+                PendingHello pending = answer;
+                welcome_back(pending, request, hash, seats);
+            });
+        });
+    }
+    if (!hub_->new_players.allow(session->address())) {
+        hub_->metrics.refused_players.fetch_add(1, std::memory_order_relaxed);
+        return answer.refuse("too_many_new_players",
+                             "more than " + std::to_string(hub_->config.players_per_address_per_minute) +
+                                 " new players a minute from this address: come back with your token, "
+                                 "or try again in a minute");
+    }
+    const std::string token = random_hex(16);  // 128 bits
+    auto player = std::make_shared<const Player>(Player{"p" + random_hex(8), h.name});
+    const std::string hash = sha256_hex(token);
+    players_[hash] = PlayerEntry{player, 0, Clock::now()};
+    token_by_player_[player->id] = hash;
+    count_players();
+    json reply = {{"protocol", kProtocolVersion}, {"player", player->id}, {"name", player->name},
+                  {"token", token},               {"seats", json::array()}};
+    answer_hello(answer, request, player, hash, std::move(reply));
+}
+
+void Lobby::log_in(PendingHello& answer, const Request& request) {
     const auto& h = std::get<Hello>(request.body);
     auto refuse = [&](const std::string& code, const std::string& message) {
         hub_->metrics.refused_logins.fetch_add(1, std::memory_order_relaxed);
-        session->send(error_reply(request.id, "hello", code, message));
-        session->hello_done(nullptr);
+        answer.refuse(code, message);
     };
     if (!hub_->logins) return refuse("logins_off", "this server takes no logins: hello with a name (and your token)");
     const auto seconds = std::chrono::duration_cast<std::chrono::seconds>(
@@ -153,33 +148,28 @@ void Lobby::log_in(const std::shared_ptr<Connection>& session, const Request& re
     token_by_player_[id] = key;
     count_players();
     hub_->metrics.logins.fetch_add(1, std::memory_order_relaxed);
-    if (!hub_->store || !hub_->store->clustered()) return welcome_back(session, request, key, {}, *account);
-    net::post(hub_->archive_threads, [this, session, request, key, id, account = *account] {
+    if (!hub_->store || !hub_->store->clustered()) return welcome_back(answer, request, key, {}, *account);
+    net::post(hub_->archive_threads, [this, answer, request, key, id, account = *account] {
         std::vector<std::pair<std::string, int>> seats;
         try {
             seats = hub_->store->seats_of(id);
         } catch (const std::exception& e) {
             spdlog::error("lobby: reading a player's seats: {}", e.what());
         }
-        net::post(strand_, [this, session, request, key, seats = std::move(seats), account] {
-            welcome_back(session, request, key, seats, account);
+        net::post(strand_, [this, answer, request, key, seats = std::move(seats), account] {
+            PendingHello pending = answer;
+            welcome_back(pending, request, key, seats, account);
         });
     });
 }
 
-void Lobby::welcome_back(const std::shared_ptr<Connection>& session, const Request& request, const std::string& hash,
+void Lobby::welcome_back(PendingHello& answer, const Request& request, const std::string& hash,
                          const std::vector<std::pair<std::string, int>>& elsewhere,
                          const std::optional<HostIdentity>& login) {
     auto it = players_.find(hash);
-    if (it == players_.end()) {
-        session->send(error_reply(request.id, "hello", "unknown_token",
-                                  "no player has this token; say hello without one to get a new one"));
-        return session->hello_done(nullptr);
-    }
-    if (banned(it->second.player->id)) {
-        session->send(error_reply(request.id, "hello", "banned", "this player is banned from this server"));
-        return session->hello_done(nullptr);
-    }
+    if (it == players_.end())
+        return answer.refuse("unknown_token", "no player has this token; say hello without one to get a new one");
+    if (banned(it->second.player->id)) return answer.refuse("banned", "this player is banned from this server");
     // A returning player keeps its id; the name it gives now is shown at the seats it takes from now on.
     auto fresh = std::make_shared<Player>(*it->second.player);
     if (!login) fresh->name = std::get<Hello>(request.body).name;
@@ -196,21 +186,20 @@ void Lobby::welcome_back(const std::shared_ptr<Connection>& session, const Reque
         if (seen.emplace(id, s).second) seats.push_back({{"table", id}, {"seat", s}});
     json reply = {{"protocol", kProtocolVersion}, {"player", player->id}, {"name", player->name}, {"seats", seats}};
     if (login) reply["account"] = login->player_id;
-    answer_hello(session, request, player, hash, std::move(reply));
+    answer_hello(answer, request, player, hash, std::move(reply));
 }
 
-void Lobby::answer_hello(const std::shared_ptr<Connection>& session, const Request& request, PlayerRef player,
-                         const std::string& hash, json reply) {
+void Lobby::answer_hello(PendingHello& answer, const Request& request, PlayerRef player, const std::string& hash,
+                         json reply) {
     // Many nodes: the client learns it should open a connection per table (/ws?table=ID).
     if (!hub_->config.node_id.empty()) reply["node"] = hub_->config.node_id;
     // The player (and its name) is stored before the client hears of it:
     // a token handed out is a token that survives a crash.
-    auto answer = [session, player, text = ok_reply(request.id, "hello", std::move(reply))]() mutable {
-        session->send(std::move(text));
-        session->hello_done(std::move(player));
+    auto welcome = [answer, player, text = ok_reply(request.id, "hello", std::move(reply))]() mutable {
+        answer.welcome(std::move(player), std::move(text));
     };
-    if (!hub_->store) return answer();
-    hub_->store->submit({storage::PutPlayer{player->id, hash, player->name, now_ms()}}, std::move(answer));
+    if (!hub_->store) return welcome();
+    hub_->store->submit({storage::PutPlayer{player->id, hash, player->name, now_ms()}}, std::move(welcome));
 }
 
 void Lobby::count_players() {

@@ -25,6 +25,7 @@
 #include <chrono>
 #include "protocol/request.hpp"
 #include "server/host/host_token.hpp"
+#include "server/lobby/pending_hello.hpp"
 #include "server/net/hub.hpp"
 #include "server/base/player.hpp"
 #include "server/lobby/quick_play.hpp"
@@ -89,14 +90,16 @@ private:
 
     // `elsewhere`: seats the player holds at tables of other nodes (many nodes). `login`: the
     // host account of a player who logged in (its name is the one the host signed).
-    void welcome_back(const std::shared_ptr<Connection>& session, const Request& request, const std::string& hash,
+    // The paths of a hello (pending_hello.hpp: each answers it once, and the connection reads on).
+    void hello(PendingHello& answer, const Request& request);
+    void welcome_back(PendingHello& answer, const Request& request, const std::string& hash,
                       const std::vector<std::pair<std::string, int>>& elsewhere,
                       const std::optional<HostIdentity>& login = std::nullopt);
     // A hello with a login: the host's account, the same player on every device.
-    void log_in(const std::shared_ptr<Connection>& session, const Request& request);
-    // Stores the player, then sends `reply` (the ok to hello) and lets the session read on.
-    void answer_hello(const std::shared_ptr<Connection>& session, const Request& request, PlayerRef player,
-                      const std::string& hash, nlohmann::json reply);
+    void log_in(PendingHello& answer, const Request& request);
+    // Stores the player, then sends `reply` (the ok to hello) and lets the connection read on.
+    void answer_hello(PendingHello& answer, const Request& request, PlayerRef player, const std::string& hash,
+                      nlohmann::json reply);
     void sweep();
     void count_players();
     // list_tables' answer: this node's tables, and `others` (many nodes) that are not here.

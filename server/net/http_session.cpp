@@ -1,4 +1,5 @@
 #include "server/net/http_session.hpp"
+#include "server/base/guarded.hpp"
 
 #include <boost/asio/dispatch.hpp>
 #include <boost/asio/post.hpp>
@@ -239,18 +240,14 @@ void HttpSession::on_read(beast::error_code ec, std::size_t) {
         }
     }
     const std::string target = printable(req.target());
-    try {
-        handle(std::move(req));
-    } catch (const std::exception& e) {
-        hub_.metrics.handler_exceptions.fetch_add(1, std::memory_order_relaxed);
-        spdlog::error("http: {} from {}: the handler threw: {}", target, peer_, e.what());
+    guarded(hub_.metrics, [&] { handle(std::move(req)); }, [&] {
         Response res{http::status::internal_server_error, 11};
         res.set(http::field::server, "sparts-server");
         res.set(http::field::content_type, "text/plain");
         res.body() = "internal error\n";
         res.keep_alive(false);
         write(std::move(res));
-    }
+    }, "http: {} from {}: the handler", target, peer_);
 }
 
 void HttpSession::handle(Request req) {
@@ -347,13 +344,10 @@ void HttpSession::answer_api(const Request& req, const std::string& client) {
     auto base = std::make_shared<Response>(text_response(req, http::status::ok, {}));
     net::post(hub_.archive_threads, [self = shared_from_this(), base, target = std::string(req.target())] {
         HttpAnswer api;
-        try {
-            api = self->hub_.routes->api(target);
-        } catch (const std::exception& e) {
-            self->hub_.metrics.handler_exceptions.fetch_add(1, std::memory_order_relaxed);
-            spdlog::error("http: {}: the archive read threw: {}", printable(target), e.what());
-            api = {http::status::internal_server_error, R"({"error":"internal","message":"internal error"})", {}};
-        }
+        guarded(
+            self->hub_.metrics, [&] { api = self->hub_.routes->api(target); },
+            [&] { api = {http::status::internal_server_error, R"({"error":"internal","message":"internal error"})", {}}; },
+            "http: {}: the archive read", printable(target));
         net::post(self->stream_.get_executor(), [self, base, api = std::move(api)]() mutable {
             base->result(api.status);
             base->set(http::field::content_type, kJson);

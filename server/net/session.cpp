@@ -1,4 +1,5 @@
 #include "server/net/session.hpp"
+#include "server/base/guarded.hpp"
 
 #include <atomic>
 #include <spdlog/spdlog.h>
@@ -122,15 +123,14 @@ void Session::on_read(beast::error_code ec, std::size_t) {
         return do_read();
     }
     refused_in_a_row_ = 0;
-    try {
-        handle(text);
-    } catch (const std::exception& e) {
-        // A defect of ours, not the client's: it gets an answer, the log says why, and the connection goes on.
-        hub_.metrics.handler_exceptions.fetch_add(1, std::memory_order_relaxed);
-        spdlog::error("session {} ({}): the handler threw: {}", serial_, address_, e.what());
-        hello_pending_ = false;
-        send(error_reply(request_id_of(text), {}, "internal", "the server failed to handle this request"));
-    }
+    // A defect of ours, not the client's: it gets an answer, and the connection goes on.
+    guarded(
+        hub_.metrics, [&] { handle(text); },
+        [&] {
+            hello_pending_ = false;
+            send(error_reply(request_id_of(text), {}, "internal", "the server failed to handle this request"));
+        },
+        "session {} ({}): the handler", serial_, address_);
     if (!hello_pending_) do_read();  // after a hello, reading resumes once the lobby has answered
 }
 

@@ -4,6 +4,7 @@
 
 #include <boost/asio/post.hpp>
 #include <spdlog/spdlog.h>
+#include "protocol/server_messages.hpp"
 
 namespace sparts::server {
 
@@ -27,7 +28,7 @@ void Session::ban(std::string player, std::function<void(bool)> done) {
     net::post(ws_.get_executor(), [self = shared_from_this(), player = std::move(player), done = std::move(done)] {
         if (self->closing_ || !self->player_ || self->player_->id != player) return done(false);
         spdlog::info("session {} ({}): player {} is banned: closed", self->serial_, self->address_, player);
-        self->on_send(std::make_shared<const std::string>(R"({"type":"closing","reason":"banned"})"));
+        self->on_send(std::make_shared<const std::string>(closing_frame("banned")));
         self->on_close(CloseCode::banned, "banned");
         done(true);
     });

@@ -395,3 +395,30 @@ TEST_CASE("seed 004: tournament standings Examples 1, 2 and 3") {
     CHECK(tie.victory == 0);
     CHECK(tie.total() == 2000);
 }
+
+TEST_CASE("seed 004 standings: both sides named by the last scored hand, or seat 0's partnership before any") {
+    GameOver over{};
+    over.reason = GameEndReason::target_score;
+    over.side_count = 2;
+    over.scores[0] = 260;
+    over.scores[1] = 130;
+    const std::uint16_t scored[] = {0b1010, 0b0101};  // reversed partners named the sides otherwise
+    auto sides = worldwinner_tournament_standings(over, scored, 0b0101, 4, true, 42);
+    CHECK(sides[0].seats == 0b1010);
+    CHECK(sides[1].seats == 0b0101);
+    CHECK(sides[0].standings.base == 2500);
+    CHECK(sides[0].standings.overpoints == 130);
+    CHECK(sides[0].standings.victory == 100);
+    CHECK(sides[0].standings.time_bonus == 42);  // finished before the clock
+    CHECK(sides[1].standings.victory == 0);
+    CHECK(sides[1].standings.total() == 1300 + 42);
+    // Before any hand was scored: seat 0's partnership and the others; the clock's end gives no time bonus.
+    over.reason = GameEndReason::game_clock;
+    auto first = worldwinner_tournament_standings(over, {}, 0b0101, 4, true, 42);
+    CHECK(first[0].seats == 0b0101);
+    CHECK(first[1].seats == 0b1010);
+    CHECK(first[0].standings.time_bonus == 0);
+    // No clock at all: no time bonus either.
+    over.reason = GameEndReason::target_score;
+    CHECK(worldwinner_tournament_standings(over, scored, 0b0101, 4, false, 42)[0].standings.time_bonus == 0);
+}
