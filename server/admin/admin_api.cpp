@@ -1,4 +1,5 @@
 #include "server/admin/admin_api.hpp"
+#include "server/base/http_text.hpp"
 #include "server/base/guarded.hpp"
 
 #include <algorithm>
@@ -109,7 +110,7 @@ private:
 };
 
 void Action::route(http::verb method, std::string_view path, const std::string& body) {
-    what_ = std::string(http::to_string(method)) + " " + shown(path);
+    what_ = std::string(http::to_string(method)) + " " + shown(path, 80);
     auto request = read_admin_request(method, path, body);
     if (!request) {
         const AdminRefusal& r = request.error();
@@ -194,7 +195,7 @@ void Action::list_connections_following(const std::vector<std::optional<Table::A
 
 void Action::close_table(const std::string& table) {
     auto t = hub_.tables.find(table);
-    if (!t) return refuse(http::status::not_found, "no_such_table", "no open table \"" + shown(table) + "\" on this server");
+    if (!t) return refuse(http::status::not_found, "no_such_table", "no open table \"" + shown(table, 80) + "\" on this server");
     t->admin_close([self = shared_from_this(), table](bool closed) {
         self->guarded([&] {
             if (!closed) return self->refuse(http::status::not_found, "no_such_table", "table " + table + " is closed already");
@@ -205,7 +206,7 @@ void Action::close_table(const std::string& table) {
 
 void Action::remove_player(const std::string& table, const std::string& id) {
     auto t = hub_.tables.find(table);
-    if (!t) return refuse(http::status::not_found, "no_such_table", "no open table \"" + shown(table) + "\" on this server");
+    if (!t) return refuse(http::status::not_found, "no_such_table", "no open table \"" + shown(table, 80) + "\" on this server");
     t->admin_remove(id, [self = shared_from_this(), table, id](int seat, bool bot) {
         self->guarded([&] {
             if (seat == -2) return self->refuse(http::status::not_found, "no_such_table", "table " + table + " is closed");
@@ -297,7 +298,7 @@ void AdminApi::handle(const Request& req, const std::string& client, std::functi
         }
         failures_.allow(client);  // counts the failure
         hub_.metrics.admin_auth_failures.fetch_add(1, std::memory_order_relaxed);
-        spdlog::warn("admin: {} {} from {}: {} token, refused", std::string(http::to_string(req.method())), shown(path),
+        spdlog::warn("admin: {} {} from {}: {} token, refused", std::string(http::to_string(req.method())), shown(path, 80),
                      client, token ? "a wrong" : "no");
         AdminAnswer a = error(http::status::unauthorized, "unauthorized",
                               token ? "the token is wrong" : "the admin API needs Authorization: Bearer <token>");

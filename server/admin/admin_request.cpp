@@ -1,4 +1,6 @@
 #include "server/admin/admin_request.hpp"
+#include "server/base/http_text.hpp"
+#include "server/base/ids.hpp"
 
 #include <algorithm>
 #include <vector>
@@ -26,19 +28,6 @@ std::vector<std::string_view> segments(std::string_view path) {
         start = slash + 1;
     }
     return out;
-}
-
-// The ids the server makes: tables "t" and digits (any 1 to 32 of [A-Za-z0-9_-], as the archive
-// takes them), players "p" and 16 hex digits.
-bool table_id(std::string_view s) {
-    return !s.empty() && s.size() <= 32 && std::all_of(s.begin(), s.end(), [](char c) {
-        return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '-' || c == '_';
-    });
-}
-
-bool player_id(std::string_view s) {
-    return s.size() == 17 && s[0] == 'p' &&
-           std::all_of(s.begin() + 1, s.end(), [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); });
 }
 
 // Text an operator writes for players to read (a broadcast, a ban's reason): shown as plain
@@ -84,32 +73,26 @@ Outcome<json, AdminRefusal> object_body(std::string_view body, std::initializer_
     if (!parsed->is_object()) return refusal(http::status::bad_request, "bad_body", "the body must be a JSON object");
     for (const auto& [key, value] : parsed->items())
         if (std::find(allowed.begin(), allowed.end(), key) == allowed.end())
-            return refusal(http::status::bad_request, "bad_body", "unknown member \"" + shown(key) + "\"");
+            return refusal(http::status::bad_request, "bad_body", "unknown member \"" + shown(key, 80) + "\"");
     return std::move(*parsed);
 }
 
 // The member "player" of `doc`, a player id, or the refusal.
 Outcome<std::string, AdminRefusal> player_member(const json& doc) {
     const auto player = doc.find("player");
-    if (player == doc.end() || !player->is_string() || !player_id(player->get_ref<const std::string&>()))
+    if (player == doc.end() || !player->is_string() || !is_player_id(player->get_ref<const std::string&>()))
         return refusal(http::status::bad_request, "bad_body", "\"player\" must be a player id, \"p\" and 16 hex digits");
     return player->get<std::string>();
 }
 
 AdminRefusal no_such_table(std::string_view table) {
-    return refusal(http::status::not_found, "no_such_table", "no open table \"" + shown(table) + "\" on this server");
+    return refusal(http::status::not_found, "no_such_table", "no open table \"" + shown(table, 80) + "\" on this server");
 }
 
 }  // namespace
 
-std::string shown(std::string_view s) {
-    std::string out;
-    for (const char c : s.substr(0, 80)) out += (c >= 0x20 && c < 0x7f) ? c : '?';
-    return s.size() > 80 ? out + "..." : out;
-}
-
 Outcome<AdminRequest, AdminRefusal> read_admin_request(http::verb method, std::string_view path, std::string_view body) {
-    const std::string what = std::string(http::to_string(method)) + " " + shown(path);
+    const std::string what = std::string(http::to_string(method)) + " " + shown(path, 80);
     const auto parts = segments(path);
     // Each route: its segments ("*" a parameter), its method and its action.
     struct Route {
@@ -153,7 +136,7 @@ Outcome<AdminRequest, AdminRefusal> read_admin_request(http::verb method, std::s
                 // No body, or an empty object (what a client that always sends JSON sends).
                 if (!body.empty())
                     if (auto doc = object_body(body, {}); !doc) return doc.error();
-                if (!table_id(parts[2])) return no_such_table(parts[2]);
+                if (!is_table_id(parts[2])) return no_such_table(parts[2]);
                 request.table = std::string(parts[2]);
                 break;
             }
@@ -162,7 +145,7 @@ Outcome<AdminRequest, AdminRefusal> read_admin_request(http::verb method, std::s
                 if (!doc) return doc.error();
                 auto player = player_member(*doc);
                 if (!player) return player.error();
-                if (!table_id(parts[2])) return no_such_table(parts[2]);
+                if (!is_table_id(parts[2])) return no_such_table(parts[2]);
                 request.table = std::string(parts[2]);
                 request.player = std::move(*player);
                 break;
@@ -182,8 +165,8 @@ Outcome<AdminRequest, AdminRefusal> read_admin_request(http::verb method, std::s
                 break;
             }
             case AdminAction::unban: {
-                if (!player_id(parts[2]))
-                    return refusal(http::status::not_found, "not_banned", "\"" + shown(parts[2]) + "\" is not a banned player");
+                if (!is_player_id(parts[2]))
+                    return refusal(http::status::not_found, "not_banned", "\"" + shown(parts[2], 80) + "\" is not a banned player");
                 request.player = std::string(parts[2]);
                 break;
             }

@@ -50,7 +50,5 @@ struct AdminRefusal {
 Outcome<AdminRequest, AdminRefusal> read_admin_request(boost::beast::http::verb method, std::string_view path,
                                                        std::string_view body);
 
-// What a stranger sent, for the log and for messages: printable ASCII, at most 80 characters and "...".
-std::string shown(std::string_view s);
 
 }  // namespace sparts::server

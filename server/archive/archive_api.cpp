@@ -1,4 +1,6 @@
 #include "server/archive/archive_api.hpp"
+#include "server/base/http_text.hpp"
+#include "server/base/ids.hpp"
 
 #include <charconv>
 #include <map>
@@ -21,54 +23,6 @@ ApiResponse error(http::status status, std::string_view code, std::string_view m
     return {status, dump_text(json{{"error", code}, {"message", message}}), {}};
 }
 
-int hex(char c) {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
-}
-
-std::optional<std::string> url_decode(std::string_view s) {
-    std::string out;
-    for (std::size_t i = 0; i < s.size(); ++i) {
-        if (s[i] == '+') {
-            out += ' ';
-        } else if (s[i] == '%') {
-            if (i + 2 >= s.size() || hex(s[i + 1]) < 0 || hex(s[i + 2]) < 0) return std::nullopt;
-            out += static_cast<char>(hex(s[i + 1]) * 16 + hex(s[i + 2]));
-            i += 2;
-        } else {
-            out += s[i];
-        }
-    }
-    return out;
-}
-
-// What may be a table id: 1 to 32 letters, digits, '-' or '_' (the server makes "t" and digits).
-// Anything else is no table, and is never echoed or looked up.
-bool table_id(std::string_view s) {
-    if (s.empty() || s.size() > 32) return false;
-    for (char c : s)
-        if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '-' || c == '_'))
-            return false;
-    return true;
-}
-
-// A parameter's name as it may be shown back in a message: printable ASCII, short. The
-// request's bytes are anything a stranger sent; the reply is JSON, which must be UTF-8.
-std::string shown(std::string_view s) {
-    std::string out;
-    for (char c : s.substr(0, 40)) out += (c >= 0x20 && c < 0x7f) ? c : '?';
-    return s.size() > 40 ? out + "..." : out;
-}
-
-std::optional<std::int64_t> number(const std::string& s, std::int64_t lo, std::int64_t hi) {
-    std::int64_t n = 0;
-    const auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), n);
-    if (ec != std::errc() || p != s.data() + s.size() || n < lo || n > hi) return std::nullopt;
-    return n;
-}
-
 json parsed(const std::string& text) {
     auto j = parse_json_text(text);
     return j ? *j : json(nullptr);
@@ -88,19 +42,19 @@ ApiResponse list(const std::map<std::string, std::string>& params, storage::Stor
         } else if (key == "preset") {
             q.preset = value;
         } else if (key == "from" || key == "to") {
-            auto n = number(value, 0, std::int64_t{1} << 53);
+            auto n = bounded_number(value, 0, std::int64_t{1} << 53);
             if (!n) return error(http::status::bad_request, "bad_parameter", key + ": expected milliseconds since 1970");
             (key == "from" ? q.from : q.to) = *n;
         } else if (key == "limit") {
-            auto n = number(value, 1, 500);
+            auto n = bounded_number(value, 1, 500);
             if (!n) return error(http::status::bad_request, "bad_parameter", "limit: expected 1 to 500");
             q.limit = static_cast<int>(*n);
         } else if (key == "cursor") {
             // Only a cursor this server gave ("finished/table/game"): another is refused, not read as "from the start".
             const auto a = value.find('/');
             const auto b = value.rfind('/');
-            if (a == std::string::npos || a == b || !number(value.substr(0, a), 0, std::int64_t{1} << 53) ||
-                !table_id(std::string_view(value).substr(a + 1, b - a - 1)) || !number(value.substr(b + 1), 1, 1000000))
+            if (a == std::string::npos || a == b || !bounded_number(value.substr(0, a), 0, std::int64_t{1} << 53) ||
+                !is_table_id(std::string_view(value).substr(a + 1, b - a - 1)) || !bounded_number(value.substr(b + 1), 1, 1000000))
                 return error(http::status::bad_request, "bad_parameter", "cursor: expected the next_cursor of a page");
             q.cursor = value;
         } else {
@@ -181,18 +135,9 @@ ApiResponse archive_api(std::string_view target, storage::Store* store) {
         path = target.substr(0, q);
         query = target.substr(q + 1);
     }
-    std::map<std::string, std::string> params;
-    while (!query.empty()) {
-        const auto amp = query.find('&');
-        const std::string_view pair = query.substr(0, amp);
-        query = amp == std::string_view::npos ? std::string_view{} : query.substr(amp + 1);
-        if (pair.empty()) continue;
-        const auto eq = pair.find('=');
-        auto key = url_decode(pair.substr(0, eq));
-        auto value = url_decode(eq == std::string_view::npos ? std::string_view{} : pair.substr(eq + 1));
-        if (!key || !value) return error(http::status::bad_request, "bad_parameter", "malformed query string");
-        params[*key] = *value;
-    }
+    const auto parsed_query = query_parameters(query);
+    if (!parsed_query) return error(http::status::bad_request, "bad_parameter", "malformed query string");
+    const std::map<std::string, std::string>& params = *parsed_query;
 
     if (is_ratings_path(path)) return ratings_api(path, params, *store);
     if (path == "/api/games" || path == "/api/games/") return list(params, *store);
@@ -207,8 +152,8 @@ ApiResponse archive_api(std::string_view target, storage::Store* store) {
     const auto slash2 = rest.find('/');
     const std::string game_text(rest.substr(0, slash2));
     const std::string_view tail = slash2 == std::string_view::npos ? std::string_view{} : rest.substr(slash2);
-    const auto game_number = number(game_text, 1, 1000000);
-    if (!game_number || !table_id(table))
+    const auto game_number = bounded_number(game_text, 1, 1000000);
+    if (!game_number || !is_table_id(table))
         return error(http::status::not_found, "not_found", "expected /api/games/{table}/{game}");
     if (!tail.empty() && tail != "/record")
         return error(http::status::not_found, "not_found", "expected /api/games/{table}/{game}[/record]");

@@ -1,4 +1,6 @@
 #include "server/archive/ratings_api.hpp"
+#include "server/base/http_text.hpp"
+#include "server/base/ids.hpp"
 
 #include <charconv>
 #include <nlohmann/json.hpp>
@@ -23,29 +25,6 @@ ApiResponse ratings_error(http::status status, std::string_view code, std::strin
 
 ApiResponse bad_parameter(std::string_view message) { return ratings_error(http::status::bad_request, "bad_parameter", message); }
 
-std::optional<std::int64_t> bounded(const std::string& s, std::int64_t lo, std::int64_t hi) {
-    std::int64_t n = 0;
-    const auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), n);
-    if (ec != std::errc() || p != s.data() + s.size() || n < lo || n > hi) return std::nullopt;
-    return n;
-}
-
-// What may be a player id: 1 to 64 letters, digits, '-' or '_' (the server makes "p" and hex digits).
-bool is_player_id(std::string_view s) {
-    if (s.empty() || s.size() > 64) return false;
-    for (char c : s)
-        if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '-' || c == '_'))
-            return false;
-    return true;
-}
-
-// A parameter's name as it may be shown back: printable ASCII, short.
-std::string shown_name(std::string_view s) {
-    std::string out;
-    for (char c : s.substr(0, 40)) out += (c >= 0x20 && c < 0x7f) ? c : '?';
-    return s.size() > 40 ? out + "..." : out;
-}
-
 json rating_json(const storage::PresetRating& r) {
     return {{"rating", r.rating}, {"deviation", r.deviation}, {"volatility", r.volatility}, {"games", r.games},
             {"wins", r.wins}};
@@ -65,16 +44,16 @@ json statistics_json(const storage::PlayStats& s) {
 
 ApiResponse leaderboard_page(const std::string& preset, const std::map<std::string, std::string>& params,
                         storage::Store& store) {
-    if (!parse_preset(preset)) return bad_parameter("preset: \"" + shown_name(preset) + "\" is not a preset");
+    if (!parse_preset(preset)) return bad_parameter("preset: \"" + shown(preset) + "\" is not a preset");
     storage::LeaderboardQuery q;
     q.preset = preset;
     for (const auto& [key, value] : params) {
         if (key == "limit") {
-            const auto n = bounded(value, 1, 500);
+            const auto n = bounded_number(value, 1, 500);
             if (!n) return bad_parameter("limit: expected 1 to 500");
             q.limit = static_cast<int>(*n);
         } else if (key == "min_games") {
-            const auto n = bounded(value, 1, 1000000);
+            const auto n = bounded_number(value, 1, 1000000);
             if (!n) return bad_parameter("min_games: expected 1 to 1000000");
             q.min_games = static_cast<int>(*n);
         } else if (key == "cursor") {
@@ -83,7 +62,7 @@ ApiResponse leaderboard_page(const std::string& preset, const std::map<std::stri
             if (!cursor || !is_player_id(cursor->player)) return bad_parameter("cursor: expected the next_cursor of a page");
             q.cursor = value;
         } else {
-            return bad_parameter("unknown parameter \"" + shown_name(key) + "\"; expected limit, cursor, min_games");
+            return bad_parameter("unknown parameter \"" + shown(key) + "\"; expected limit, cursor, min_games");
         }
     }
     const storage::LeaderboardPage page = store.leaderboard(q);
@@ -103,8 +82,8 @@ ApiResponse leaderboard_page(const std::string& preset, const std::map<std::stri
 }
 
 ApiResponse player_page(const std::string& id, const std::map<std::string, std::string>& params, storage::Store& store) {
-    if (!params.empty()) return bad_parameter("unknown parameter \"" + shown_name(params.begin()->first) + "\"; expected none");
-    if (!is_player_id(id)) return bad_parameter("player: expected a player id (letters, digits, - and _)");
+    if (!params.empty()) return bad_parameter("unknown parameter \"" + shown(params.begin()->first) + "\"; expected none");
+    if (!is_player_id(id)) return bad_parameter("player: expected a player id (\"p\" and 16 hex digits)");
     const auto found = store.player_ratings(id);
     if (!found) return ratings_error(http::status::not_found, "no_such_player", "no player " + id);
     json ratings = json::array();

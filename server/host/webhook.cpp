@@ -1,4 +1,5 @@
 #include "server/host/webhook.hpp"
+#include "server/base/http_text.hpp"
 
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
@@ -53,29 +54,6 @@ bool has_control_or_space(std::string_view text) {
         const auto u = static_cast<unsigned char>(c);
         return u <= 0x20 || u == 0x7f;
     });
-}
-
-int hex_value(char c) {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
-}
-
-std::string percent_decoded(std::string_view text) {
-    std::string out;
-    for (std::size_t i = 0; i < text.size(); ++i) {
-        if (text[i] == '%') {
-            const int hi = i + 2 < text.size() ? hex_value(text[i + 1]) : -1;
-            const int lo = i + 2 < text.size() ? hex_value(text[i + 2]) : -1;
-            if (hi < 0 || lo < 0) bad_url("a bad %-escape in the user information");
-            out += static_cast<char>(hi * 16 + lo);
-            i += 2;
-        } else {
-            out += text[i];
-        }
-    }
-    return out;
 }
 
 std::string lower(std::string_view text) {
@@ -147,7 +125,9 @@ WebhookUrl parse_webhook_url(std::string_view url) {
     std::string_view path_and_query = authority_end == std::string_view::npos ? "" : rest.substr(authority_end);
 
     if (const auto at = authority.rfind('@'); at != std::string_view::npos) {
-        out.userinfo = percent_decoded(authority.substr(0, at));
+        auto userinfo = percent_decoded(authority.substr(0, at), false);
+        if (!userinfo) bad_url("a bad %-escape in the user information");
+        out.userinfo = std::move(*userinfo);
         authority = authority.substr(at + 1);
     }
     std::string_view host, port;
