@@ -1,5 +1,9 @@
 #include "storage/commit_queue.hpp"
 
+#include <thread>
+
+#include <spdlog/spdlog.h>
+
 namespace sparts::storage {
 
 void CommitQueue::submit(Pending p) {
@@ -84,6 +88,35 @@ std::size_t CommitQueue::drop_all() {
     }
     finished_.notify_all();
     return n;
+}
+
+bool CommitQueue::write_group(std::deque<Pending>& group, const std::string& database, std::chrono::milliseconds retry,
+                              const Writer& writer) {
+    for (int attempt = 1;; ++attempt) {
+        try {
+            if (writer.commit()) break;
+            continue;
+        } catch (const std::exception& e) {
+            writer.failed();
+            if (abandoned()) {
+                spdlog::error("database {}: stopping with {} table steps not committed ({}): no client was shown "
+                              "them; they are lost",
+                              database, group.size() + drop_all(), writer.explain(e));
+                return false;
+            }
+            spdlog::error("database {}: commit of {} batches failed (attempt {}), retrying in {} ms: {}", database,
+                          group.size(), attempt, retry.count(), writer.explain(e));
+            std::this_thread::sleep_for(retry);
+        }
+    }
+    std::uint64_t writes = 0;
+    for (const Pending& p : group) writes += p.batch.size();
+    for (Pending& p : group)
+        if (p.done) p.done();
+    writer.committed(group.size(), writes);
+    finished(group.size());
+    group.clear();
+    return true;
 }
 
 }  // namespace sparts::storage

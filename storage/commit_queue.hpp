@@ -12,6 +12,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
+#include <exception>
 #include <functional>
 #include <mutex>
 #include <optional>
@@ -44,6 +45,23 @@ public:
     // Nothing queued and not stopping: the writer may do its own work between commits.
     bool idle() const;
     std::size_t size() const;
+
+    // What a writer does with one group, the same for every backend. `commit` writes the
+    // group in one transaction and throws on failure, or returns false to be called again
+    // at once (PostgreSQL: the steps of a table another node took were dropped from it). A
+    // failure is counted (`failed`) and tried again every `retry` until it succeeds: nothing
+    // is dropped while the server runs. Only a store going away (abandoned) gives the group
+    // up, with everything still queued, and the log says what is lost. Once committed, each
+    // batch's `done` runs, `committed` counts it, and the queue hears that it is finished.
+    struct Writer {
+        std::function<bool()> commit;
+        std::function<std::string(const std::exception&)> explain;  // a failure, for the log
+        std::function<void()> failed;
+        std::function<void(std::size_t batches, std::uint64_t writes)> committed;
+    };
+    // False: given up (the writer ends).
+    bool write_group(std::deque<Pending>& group, const std::string& database, std::chrono::milliseconds retry,
+                     const Writer& writer);
 
     // From the store's destructor: the writer commits what is queued and ends; a commit that
     // fails from then on is given up (abandoned()).

@@ -687,76 +687,64 @@ void PgStore::run_writer() {
         if (group.empty()) continue;
         // A failed commit (PostgreSQL restarting, a full disk, a broken connection) is retried
         // until it succeeds; only a server going away gives up, and says what it leaves.
-        bool given_up = false;
-        for (int attempt = 1;; ++attempt) {
-            std::vector<std::string> lost;
-            const Fence fenced = fence(group, lost);
-            for (const auto& t : lost)
-                if (events_.lost) events_.lost(t);
-            std::vector<std::pair<std::string, std::uint64_t>> releases;
-            {
-                std::lock_guard lock(mutex_);
-                for (const Pending& p : group)
-                    if (!p.release.empty())
-                        if (auto it = held_.find(p.release); it != held_.end()) releases.emplace_back(it->first, it->second);
-            }
-            try {
-                writer_->commit(group, fenced, releases);
-                std::lock_guard lock(mutex_);
-                for (const auto& [table, epoch] : releases) {
-                    held_.erase(table);
-                    wanted_told_.erase(table);
-                }
-                break;
-            } catch (const pg::Error& e) {
-                if (e.sqlstate() == "SP001") {
-                    // Another node took a table over: its steps go, the rest are committed at once.
-                    std::vector<std::string> gone;
-                    try {
-                        gone = writer_->lost_of(fenced);
-                    } catch (const pg::Error&) {
-                    }
-                    {
-                        std::lock_guard lock(mutex_);
-                        for (const auto& t : gone) {
-                            held_.erase(t);
-                            wanted_told_.erase(t);
-                        }
-                    }
-                    spdlog::warn("database {}: node {}: a commit was refused, {} table(s) held by another node now: {}",
-                                 shown, options_.node, gone.size(), e.what());
-                    if (!gone.empty()) continue;
-                }
-                {
-                    std::lock_guard lock(mutex_);
-                    ++stats_.failed_commits;
-                }
-                if (queue_.abandoned()) {
-                    spdlog::error("database {}: stopping with {} table steps not committed ({}): no client was "
-                                  "shown them; they are lost",
-                                  shown, group.size() + queue_.drop_all(), e.what());
-                    given_up = true;
-                    break;
-                }
-                spdlog::error("database {}: commit of {} batches failed (attempt {}), retrying in {} ms: {}", shown,
-                              group.size(), attempt, options_.retry_ms, e.what());
-                std::this_thread::sleep_for(std::chrono::milliseconds(options_.retry_ms));
-            }
+        const bool written = queue_.write_group(
+            group, shown, std::chrono::milliseconds(options_.retry_ms),
+            {[&] { return commit_fenced(group); }, [](const std::exception& e) { return std::string(e.what()); },
+             [&] {
+                 std::lock_guard lock(mutex_);
+                 ++stats_.failed_commits;
+             },
+             [&](std::size_t batches, std::uint64_t writes) {
+                 std::lock_guard lock(mutex_);
+                 stats_.batches += batches;
+                 stats_.writes += writes;
+                 ++stats_.commits;
+             }});
+        if (!written) return;
+    }
+}
+
+bool PgStore::commit_fenced(std::deque<Pending>& group) {
+    const std::string shown = pg::redact(url_);
+    std::vector<std::string> lost;
+    const Fence fenced = fence(group, lost);
+    for (const auto& t : lost)
+        if (events_.lost) events_.lost(t);
+    std::vector<std::pair<std::string, std::uint64_t>> releases;
+    {
+        std::lock_guard lock(mutex_);
+        for (const Pending& p : group)
+            if (!p.release.empty())
+                if (auto it = held_.find(p.release); it != held_.end()) releases.emplace_back(it->first, it->second);
+    }
+    try {
+        writer_->commit(group, fenced, releases);
+    } catch (const pg::Error& e) {
+        if (e.sqlstate() != "SP001") throw;
+        // Another node took a table over: its steps go, the rest are committed at once.
+        std::vector<std::string> gone;
+        try {
+            gone = writer_->lost_of(fenced);
+        } catch (const pg::Error&) {
         }
-        if (given_up) return;
-        std::uint64_t writes = 0;
-        for (const Pending& p : group) writes += p.batch.size();
-        for (Pending& p : group)
-            if (p.done) p.done();
         {
             std::lock_guard lock(mutex_);
-            stats_.batches += group.size();
-            stats_.writes += writes;
-            ++stats_.commits;
+            for (const auto& t : gone) {
+                held_.erase(t);
+                wanted_told_.erase(t);
+            }
         }
-        queue_.finished(group.size());
-        group.clear();
+        spdlog::warn("database {}: node {}: a commit was refused, {} table(s) held by another node now: {}", shown,
+                     options_.node, gone.size(), e.what());
+        if (gone.empty()) throw;
+        return false;
     }
+    std::lock_guard lock(mutex_);
+    for (const auto& [table, epoch] : releases) {
+        held_.erase(table);
+        wanted_told_.erase(table);
+    }
+    return true;
 }
 
 void PgStore::release(const std::string& table, std::function<void()> done) {

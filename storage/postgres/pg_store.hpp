@@ -75,6 +75,9 @@ private:
 
     PgStore(std::string url, PgOptions options);
     void run_writer();
+    // One attempt at committing `group` with its fences and releases (CommitQueue::write_group's
+    // commit): throws on failure; false when steps of tables another node took were dropped.
+    bool commit_fenced(std::deque<Pending>& group);
     // Cluster: the table a batch is fenced by (a table's step), or empty (a player, a new table).
     static std::string fenced_table(const Batch& batch);
     // Drops the batches of tables this node no longer holds (counted done, never called);

@@ -448,53 +448,36 @@ void SqliteStore::run_writer() {
             clean_journal();
             continue;
         }
-        // A failed commit is retried until it succeeds: events are never
-        // dropped while the server runs. Only a server that is going away (its
-        // shutdown time spent) gives up, and says what it leaves behind.
-        bool given_up = false;
-        for (int attempt = 1;; ++attempt) {
-            try {
-                // Between two commits the checkpointer may hold the gate for a log restart.
-                std::lock_guard gate(commit_gate_);
-                // A failed transaction was rolled back on disk, not in what the writer
-                // keeps in memory of the open tables: that is read back before the retry.
-                if (writer_dirty_) {
-                    writer_->reload();
-                    writer_dirty_ = false;
-                }
-                writer_->commit(group);
-                break;
-            } catch (const SQLite::Exception& e) {
-                writer_dirty_ = true;
-                {
-                    std::lock_guard lock(mutex_);
-                    ++stats_.failed_commits;
-                }
-                if (queue_.abandoned()) {
-                    spdlog::error("database {}: stopping with {} table steps not committed ({}): no client was "
-                                  "shown them; they are lost",
-                                  path_, group.size() + queue_.drop_all(), explain(e, path_));
-                    given_up = true;
-                    break;
-                }
-                spdlog::error("database {}: commit of {} batches failed (attempt {}), retrying in {} ms: {}", path_,
-                              group.size(), attempt, options_.retry_ms, explain(e, path_));
-                std::this_thread::sleep_for(std::chrono::milliseconds(options_.retry_ms));
-            }
-        }
-        if (given_up) return;
-        std::uint64_t writes = 0;
-        for (const Pending& p : group) writes += p.batch.size();
-        for (Pending& p : group)
-            if (p.done) p.done();
-        {
-            std::lock_guard lock(mutex_);
-            stats_.batches += group.size();
-            stats_.writes += writes;
-            ++stats_.commits;
-        }
-        queue_.finished(group.size());
-        group.clear();
+        const bool written = queue_.write_group(
+            group, path_, std::chrono::milliseconds(options_.retry_ms),
+            {[&] {
+                 // Between two commits the checkpointer may hold the gate for a log restart.
+                 std::lock_guard gate(commit_gate_);
+                 // A failed transaction was rolled back on disk, not in what the writer
+                 // keeps in memory of the open tables: that is read back before the retry.
+                 if (writer_dirty_) {
+                     writer_->reload();
+                     writer_dirty_ = false;
+                 }
+                 writer_->commit(group);
+                 return true;
+             },
+             [&](const std::exception& e) {
+                 const auto* sqlite = dynamic_cast<const SQLite::Exception*>(&e);
+                 return sqlite ? explain(*sqlite, path_) : std::string(e.what());
+             },
+             [&] {
+                 writer_dirty_ = true;
+                 std::lock_guard lock(mutex_);
+                 ++stats_.failed_commits;
+             },
+             [&](std::size_t batches, std::uint64_t writes) {
+                 std::lock_guard lock(mutex_);
+                 stats_.batches += batches;
+                 stats_.writes += writes;
+                 ++stats_.commits;
+             }});
+        if (!written) return;
         clean_journal();
     }
 }
