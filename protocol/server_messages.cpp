@@ -87,4 +87,42 @@ std::string snapshot_frame(const Snapshot& s) {
     return dump_text(j);
 }
 
+json chat_line_json(std::uint64_t seq, int seat, std::string_view player, std::string_view name, std::string_view text,
+                    bool to_everyone) {
+    const bool spectator = seat < 0;
+    return {{"seq", seq},
+            {"channel", spectator ? "spectators" : "seats"},
+            {"seat", spectator ? json(nullptr) : json(seat)},
+            {"player", player},
+            {"name", name},
+            {"text", text},
+            {"to", to_everyone ? "everyone" : "spectators"}};
+}
+
+std::string chat_frame(std::string_view table, json line) {
+    return dump_text({{"type", "chat"}, {"table", table}, {"line", std::move(line)}});
+}
+
+std::string chat_history_frame(std::string_view table, json lines, json muted) {
+    return dump_text({{"type", "chat_history"}, {"table", table}, {"lines", std::move(lines)}, {"muted", std::move(muted)}});
+}
+
+std::string announcement_frame(std::string_view text, long long at) {
+    return dump_text({{"type", "announcement"}, {"text", text}, {"at", at}});
+}
+
+std::string replay_event_frame(std::string_view table, int game, std::size_t position, std::uint64_t seq,
+                               const json& event) {
+    return dump_text(json{{"type", "replay_event"},
+                          {"table", table},
+                          {"game", game},
+                          {"position", position},
+                          {"seq", seq},
+                          {"event", event}});
+}
+
+std::string replay_ended_frame(std::string_view table, int game, std::size_t position) {
+    return dump_text(json{{"type", "replay_ended"}, {"table", table}, {"game", game}, {"position", position}});
+}
+
 }  // namespace sparts

@@ -62,4 +62,20 @@ struct Snapshot {
 };
 std::string snapshot_frame(const Snapshot& s);
 
+// A line of table chat (PROTOCOL.md, "Table chat"). `seat` -1: said by a spectator;
+// `to_everyone` false: for the spectators only (said on the rail while a game runs).
+nlohmann::json chat_line_json(std::uint64_t seq, int seat, std::string_view player, std::string_view name,
+                              std::string_view text, bool to_everyone);
+std::string chat_frame(std::string_view table, nlohmann::json line);
+// The kept lines a reader may see, and the channels it muted (seats, and "spectators").
+std::string chat_history_frame(std::string_view table, nlohmann::json lines, nlohmann::json muted);
+
+// The operator's announcement to every connection (the admin API's broadcast); `at` in ms since 1970.
+std::string announcement_frame(std::string_view text, long long at);
+
+// An archived game played back (PROTOCOL.md, "Replays"): its next event, and its end.
+std::string replay_event_frame(std::string_view table, int game, std::size_t position, std::uint64_t seq,
+                               const nlohmann::json& event);
+std::string replay_ended_frame(std::string_view table, int game, std::size_t position);
+
 }  // namespace sparts

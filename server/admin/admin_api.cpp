@@ -8,6 +8,7 @@
 #include <mutex>
 #include <optional>
 #include <spdlog/spdlog.h>
+#include "protocol/server_messages.hpp"
 #include "protocol/json_text.hpp"
 #include "server/admin/admin_request.hpp"
 #include "server/net/hub.hpp"
@@ -259,7 +260,7 @@ void Action::broadcast(const std::string& text) {
     const auto at = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
                         .count();
     // Rendered once, the same frame to every connection; the text is data, never markup.
-    const Frame frame = std::make_shared<const std::string>(dump_text({{"type", "announcement"}, {"text", text}, {"at", at}}));
+    const Frame frame = std::make_shared<const std::string>(announcement_frame(text, at));
     std::vector<std::shared_ptr<Session>> sessions;
     hub_.sessions.for_each([&](const std::shared_ptr<Session>& s) { sessions.push_back(s); });
     auto sent = gather<bool>(sessions.size(), [self = shared_from_this(), text, at](std::vector<bool> each) {

@@ -1,5 +1,7 @@
 #include "server/archive/replay.hpp"
 
+#include "protocol/server_messages.hpp"
+
 #include <boost/asio/dispatch.hpp>
 #include "engine/game.hpp"
 #include "protocol/action_json.hpp"
@@ -59,16 +61,11 @@ void Replay::send(std::string text) {
 void Replay::send_event() {
     if (position_ >= events_.size()) {
         playing_ = false;
-        send(dump_text(json{{"type", "replay_ended"}, {"table", game_->summary.table}, {"game", game_->summary.game},
-                  {"position", position_}}));
+        send(replay_ended_frame(game_->summary.table, game_->summary.game, position_));
         return;
     }
-    send(dump_text(json{{"type", "replay_event"},
-              {"table", game_->summary.table},
-              {"game", game_->summary.game},
-              {"position", position_},
-              {"seq", game_->events[position_].seq},
-              {"event", events_[position_]}}));
+    send(replay_event_frame(game_->summary.table, game_->summary.game, position_, game_->events[position_].seq,
+                            events_[position_]));
     ++position_;
 }
 

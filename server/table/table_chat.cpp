@@ -1,5 +1,7 @@
 #include "server/table/table_chat.hpp"
 
+#include "protocol/server_messages.hpp"
+
 #include <algorithm>
 
 #include "engine/seat.hpp"
@@ -20,18 +22,12 @@ std::uint16_t bit_of(int seat) {
 }  // namespace
 
 json TableChat::line_json(const Line& line) {
-    const bool spectator = line.seat == kSpectators;
-    return {{"seq", line.seq},
-            {"channel", spectator ? "spectators" : "seats"},
-            {"seat", spectator ? json(nullptr) : json(line.seat)},
-            {"player", line.player},
-            {"name", line.name},
-            {"text", line.text},
-            {"to", line.to_seats ? "everyone" : "spectators"}};
+    return chat_line_json(line.seq, line.seat == kSpectators ? -1 : line.seat, line.player, line.name, line.text,
+                          line.to_seats);
 }
 
 std::string TableChat::frame(const std::string& table, const Line& line) {
-    return dump_text({{"type", "chat"}, {"table", table}, {"line", line_json(line)}});
+    return chat_frame(table, line_json(line));
 }
 
 std::uint16_t TableChat::mutes_of(std::string_view player) const {
@@ -61,7 +57,7 @@ std::string TableChat::history(const std::string& table, const ChatReader& reade
     for (int seat = 0; seat < kMaxSeats; ++seat)
         if (bits & bit_of(seat)) muted.push_back(seat);
     if (bits & kSpectatorsBit) muted.push_back("spectators");
-    return dump_text({{"type", "chat_history"}, {"table", table}, {"lines", lines}, {"muted", muted}});
+    return chat_history_frame(table, std::move(lines), std::move(muted));
 }
 
 void TableChat::mute(std::string_view player, int seat, bool muted) {
