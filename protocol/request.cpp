@@ -437,28 +437,64 @@ RequestId request_id_of(std::string_view text) {
     return std::nullopt;
 }
 
-const char* request_type(const RequestBody& body) {
-    struct Name {
-        const char* operator()(const Hello&) const { return "hello"; }
-        const char* operator()(const ListTables&) const { return "list_tables"; }
-        const char* operator()(const CreateTable&) const { return "create_table"; }
-        const char* operator()(const Sit&) const { return "sit"; }
-        const char* operator()(const Leave&) const { return "leave"; }
-        const char* operator()(const Watch&) const { return "watch"; }
-        const char* operator()(const AddBot&) const { return "add_bot"; }
-        const char* operator()(const Start&) const { return "start"; }
-        const char* operator()(const Again&) const { return "again"; }
-        const char* operator()(const Act&) const { return "act"; }
-        const char* operator()(const Resume&) const { return "resume"; }
-        const char* operator()(const Ping&) const { return "ping"; }
-        const char* operator()(const ReplayOpen&) const { return "replay"; }
-        const char* operator()(const ReplayControl&) const { return "replay_control"; }
-        const char* operator()(const Chat&) const { return "chat"; }
-        const char* operator()(const Mute&) const { return "mute"; }
-        const char* operator()(const QuickPlay&) const { return "quick_play"; }
-        const char* operator()(const QuickPlayCancel&) const { return "quick_play_cancel"; }
-    };
-    return std::visit(Name{}, body);
+namespace {
+
+struct Name {
+    const char* operator()(const Hello&) const { return "hello"; }
+    const char* operator()(const ListTables&) const { return "list_tables"; }
+    const char* operator()(const CreateTable&) const { return "create_table"; }
+    const char* operator()(const Sit&) const { return "sit"; }
+    const char* operator()(const Leave&) const { return "leave"; }
+    const char* operator()(const Watch&) const { return "watch"; }
+    const char* operator()(const AddBot&) const { return "add_bot"; }
+    const char* operator()(const Start&) const { return "start"; }
+    const char* operator()(const Again&) const { return "again"; }
+    const char* operator()(const Act&) const { return "act"; }
+    const char* operator()(const Resume&) const { return "resume"; }
+    const char* operator()(const Ping&) const { return "ping"; }
+    const char* operator()(const ReplayOpen&) const { return "replay"; }
+    const char* operator()(const ReplayControl&) const { return "replay_control"; }
+    const char* operator()(const Chat&) const { return "chat"; }
+    const char* operator()(const Mute&) const { return "mute"; }
+    const char* operator()(const QuickPlay&) const { return "quick_play"; }
+    const char* operator()(const QuickPlayCancel&) const { return "quick_play_cancel"; }
+};
+
+template <class T, class Variant>
+struct is_alternative;
+template <class T, class... Ts>
+struct is_alternative<T, std::variant<Ts...>> : std::bool_constant<(std::is_same_v<T, Ts> || ...)> {};
+
+template <class T>
+constexpr int groups_of() {
+    return int(is_alternative<T, LobbyRequestBody>::value) + int(is_alternative<T, TableRequestBody>::value) +
+           int(is_alternative<T, ReplayRequestBody>::value);
+}
+
+}  // namespace
+
+const char* request_type(const RequestBody& body) { return std::visit(Name{}, body); }
+const char* request_type(const LobbyRequestBody& body) { return std::visit(Name{}, body); }
+const char* request_type(const TableRequestBody& body) { return std::visit(Name{}, body); }
+const char* request_type(const ReplayRequestBody& body) { return std::visit(Name{}, body); }
+
+const std::string& table_of(const TableRequestBody& body) {
+    return std::visit([](const auto& b) -> const std::string& { return b.table; }, body);
+}
+
+RoutedRequest by_destination(Request r) {
+    return std::visit(
+        [&](auto& body) -> RoutedRequest {
+            using T = std::decay_t<decltype(body)>;
+            static_assert(groups_of<T>() == 1, "every request goes to exactly one place (request.hpp)");
+            if constexpr (is_alternative<T, LobbyRequestBody>::value)
+                return LobbyRequest{std::move(r.id), std::move(body)};
+            else if constexpr (is_alternative<T, TableRequestBody>::value)
+                return TableRequest{std::move(r.id), std::move(body)};
+            else
+                return ReplayRequest{std::move(r.id), std::move(body)};
+        },
+        r.body);
 }
 
 }  // namespace sparts

@@ -136,4 +136,32 @@ RequestId request_id_of(std::string_view text);
 // The request's `type` as on the wire ("create_table").
 const char* request_type(const RequestBody& body);
 
+// --- requests by where they go ---------------------------------------------------
+// The server routes each request to one place: the lobby (with the connection's own
+// ping), the table it names, or the connection's replay. Each group is a type: a router
+// visits the three groups, and each place visits only its own requests, so the compiler
+// checks that every request has exactly one place and that every place answers all of
+// its own (a request added to RequestBody and to no group fails to build: request.cpp).
+using LobbyRequestBody = std::variant<Hello, Ping, ListTables, CreateTable, QuickPlay, QuickPlayCancel>;
+using TableRequestBody = std::variant<Sit, Leave, Watch, AddBot, Start, Again, Act, Resume, Chat, Mute>;
+using ReplayRequestBody = std::variant<ReplayOpen, ReplayControl>;
+
+template <class Body>
+struct RequestTo {
+    RequestId id;
+    Body body;
+};
+using LobbyRequest = RequestTo<LobbyRequestBody>;
+using TableRequest = RequestTo<TableRequestBody>;
+using ReplayRequest = RequestTo<ReplayRequestBody>;
+using RoutedRequest = std::variant<LobbyRequest, TableRequest, ReplayRequest>;
+
+// `r` moved into its group.
+RoutedRequest by_destination(Request r);
+const char* request_type(const LobbyRequestBody& body);
+const char* request_type(const TableRequestBody& body);
+const char* request_type(const ReplayRequestBody& body);
+// The table a table request names.
+const std::string& table_of(const TableRequestBody& body);
+
 }  // namespace sparts

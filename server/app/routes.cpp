@@ -3,6 +3,7 @@
 
 #include <boost/asio/post.hpp>
 #include <spdlog/spdlog.h>
+#include "protocol/overloaded.hpp"
 #include "protocol/reply.hpp"
 #include "server/admin/admin_api.hpp"
 #include "server/archive/archive_api.hpp"
@@ -35,33 +36,19 @@ public:
             if (auto t = weak.lock()) t->connections_changed();
     }
 
-    void route(Request r) override {
-        std::visit(
-            [&](auto& body) {
-                using T = std::decay_t<decltype(body)>;
-                const auto self = session_.shared_from_this();
-                if constexpr (std::is_same_v<T, Hello>) {
-                    hub_.lobby.hello(self, std::move(r));
-                } else if constexpr (std::is_same_v<T, Ping>) {
-                    session_.send(ok_reply(r.id, "ping"));
-                } else if constexpr (std::is_same_v<T, ListTables>) {
-                    hub_.lobby.list_tables(self, std::move(r));
-                } else if constexpr (std::is_same_v<T, CreateTable>) {
-                    hub_.lobby.create_table(self, session_.player(), std::move(r));
-                } else if constexpr (std::is_same_v<T, QuickPlay>) {
-                    hub_.lobby.quick_play(self, session_.player(), std::move(r));
-                } else if constexpr (std::is_same_v<T, QuickPlayCancel>) {
-                    hub_.lobby.quick_play_cancel(self, session_.player(), std::move(r));
-                } else if constexpr (std::is_same_v<T, ReplayOpen>) {
-                    open_replay(r);
-                } else if constexpr (std::is_same_v<T, ReplayControl>) {
-                    control_replay(r);
-                } else {
-                    std::string id = body.table;  // before r is moved from
-                    to_table(self, id, std::move(r));
-                }
-            },
-            r.body);
+    void route(Request request) override {
+        const auto self = session_.shared_from_this();
+        RoutedRequest routed = by_destination(std::move(request));
+        // Each group to its place, and within the lobby's each request to its handler: a request
+        // without a place does not build (protocol/request.hpp).
+        std::visit(overloaded{[&](LobbyRequest& r) { to_lobby(self, std::move(r)); },
+                              [&](TableRequest& r) { to_table(self, std::move(r)); },
+                              [&](ReplayRequest& r) {
+                                  std::visit(overloaded{[&](const ReplayOpen& o) { open_replay(r.id, o); },
+                                                        [&](const ReplayControl& c) { control_replay(r.id, c); }},
+                                             r.body);
+                              }},
+                   routed);
     }
 
     void joined(std::shared_ptr<Followed> followed) override {
@@ -72,7 +59,20 @@ public:
     }
 
 private:
-    void to_table(const std::shared_ptr<Session>& self, const std::string& id, Request r) {
+    void to_lobby(const std::shared_ptr<Session>& self, LobbyRequest r) {
+        Lobby& lobby = hub_.lobby;
+        const PlayerRef& player = session_.player();
+        std::visit(overloaded{[&](const Hello&) { lobby.hello(self, std::move(r)); },
+                              [&](const Ping&) { session_.send(ok_reply(r.id, "ping")); },
+                              [&](const ListTables&) { lobby.list_tables(self, std::move(r)); },
+                              [&](const CreateTable&) { lobby.create_table(self, player, std::move(r)); },
+                              [&](const QuickPlay&) { lobby.quick_play(self, player, std::move(r)); },
+                              [&](const QuickPlayCancel&) { lobby.quick_play_cancel(self, player, std::move(r)); }},
+                   r.body);
+    }
+
+    void to_table(const std::shared_ptr<Session>& self, TableRequest r) {
+        const std::string id = table_of(r.body);
         auto table = find_table(id);
         if (!table && hub_.loader) {
             // Many nodes: held by another node, or by none since its node went away.
@@ -99,18 +99,18 @@ private:
         return hub_.tables.find(id);
     }
 
-    void open_replay(const Request& r) {
-        const auto& o = std::get<ReplayOpen>(r.body);
-        if (!hub_.store) return session_.send(error_reply(r.id, "replay", "no_archive", "this server keeps no archive"));
+    void open_replay(const RequestId& id, const ReplayOpen& o) {
+        if (!hub_.store) return session_.send(error_reply(id, "replay", "no_archive", "this server keeps no archive"));
         if (!hub_.archive_reads.allow(session_.address())) {
             hub_.metrics.refused_archive_reads.fetch_add(1, std::memory_order_relaxed);
-            return session_.send(error_reply(r.id, "replay", "rate_limited",
+            return session_.send(error_reply(id, "replay", "rate_limited",
                                              "more than " + std::to_string(hub_.config.archive_reads_per_minute) +
                                                  " archive reads a minute from this address: try again later"));
         }
         // The read and the replay's preparation run on the archive threads, off the I/O threads. The
         // session is held by the work, and these routes with it.
-        net::post(hub_.archive_threads, [this, self = session_.shared_from_this(), r, table = o.table, number = o.game] {
+        net::post(hub_.archive_threads, [this, self = session_.shared_from_this(), id, speed = o.speed, table = o.table,
+                                         number = o.game] {
             std::shared_ptr<Replay> replay;
             std::string problem;
             guarded(
@@ -126,38 +126,37 @@ private:
                     }
                 },
                 [&] { problem = "internal error"; }, "session {}: replay of {}/{}", self->serial(), table, number);
-            net::post(self->executor(), [this, self, r, replay = std::move(replay), problem = std::move(problem)] {
-                replay_opened(r, replay, problem);
+            net::post(self->executor(), [this, self, id, speed, replay = std::move(replay), problem = std::move(problem)] {
+                replay_opened(id, speed, replay, problem);
             });
         });
     }
 
-    void replay_opened(const Request& r, std::shared_ptr<Replay> replay, std::string problem) {
+    void replay_opened(const RequestId& id, double speed, std::shared_ptr<Replay> replay, std::string problem) {
         if (!replay) {
             const bool missing = problem.rfind("no finished game", 0) == 0;
             const bool internal = problem == "internal error";
             return session_.send(error_reply(
-                r.id, "replay", missing ? "no_such_game" : internal ? "internal" : "broken_record", problem));
+                id, "replay", missing ? "no_such_game" : internal ? "internal" : "broken_record", problem));
         }
         if (replay_) replay_->stop();
         replay_ = std::move(replay);
-        session_.send(ok_reply(r.id, "replay", replay_->outline()));
-        replay_->play(std::get<ReplayOpen>(r.body).speed);
+        session_.send(ok_reply(id, "replay", replay_->outline()));
+        replay_->play(speed);
     }
 
-    void control_replay(const Request& r) {
-        const auto& c = std::get<ReplayControl>(r.body);
-        if (!replay_) return session_.send(error_reply(r.id, "replay_control", "no_replay", "open a replay first"));
+    void control_replay(const RequestId& id, const ReplayControl& c) {
+        if (!replay_) return session_.send(error_reply(id, "replay_control", "no_replay", "open a replay first"));
         switch (c.kind) {
             case ReplayControl::Kind::pause: replay_->pause(); break;
             case ReplayControl::Kind::step: replay_->step(); break;
             case ReplayControl::Kind::play: replay_->play(c.speed.value_or(2.0)); break;
             case ReplayControl::Kind::seek:
                 if (std::string problem = replay_->seek(c.position, c.hand, c.trick); !problem.empty())
-                    return session_.send(error_reply(r.id, "replay_control", "bad_position", problem));
+                    return session_.send(error_reply(id, "replay_control", "bad_position", problem));
                 break;
         }
-        session_.send(ok_reply(r.id, "replay_control"));
+        session_.send(ok_reply(id, "replay_control"));
     }
 
     Hub& hub_;

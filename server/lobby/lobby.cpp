@@ -34,7 +34,7 @@ std::int64_t now_ms() {
 // A request handler's last net: a defect of ours answers `internal`, is
 // logged and counted, and the lobby goes on.
 template <class F>
-void guarded(Hub& hub, const std::shared_ptr<Connection>& session, const Request& request, const char* re, F&& f) {
+void guarded(Hub& hub, const std::shared_ptr<Connection>& session, const LobbyRequest& request, const char* re, F&& f) {
     server::guarded(
         hub.metrics, std::forward<F>(f),
         [&] { session->send(error_reply(request.id, re, "internal", "the server failed to handle this request")); },
@@ -43,7 +43,7 @@ void guarded(Hub& hub, const std::shared_ptr<Connection>& session, const Request
 
 }  // namespace
 
-void Lobby::hello(std::shared_ptr<Connection> session, Request request) {
+void Lobby::hello(std::shared_ptr<Connection> session, LobbyRequest request) {
     net::post(strand_, [this, session = std::move(session), request = std::move(request)]() mutable {
         PendingHello answer(session, request.id, hub_->metrics);
         server::guarded(
@@ -52,7 +52,7 @@ void Lobby::hello(std::shared_ptr<Connection> session, Request request) {
     });
 }
 
-void Lobby::hello(PendingHello& answer, const Request& request) {
+void Lobby::hello(PendingHello& answer, const LobbyRequest& request) {
     const auto& session = answer.connection();
     auto& h = std::get<Hello>(request.body);
     if (h.protocol != kProtocolVersion)
@@ -112,7 +112,7 @@ void Lobby::hello(PendingHello& answer, const Request& request) {
     answer_hello(answer, request, player, hash, std::move(reply));
 }
 
-void Lobby::log_in(PendingHello& answer, const Request& request) {
+void Lobby::log_in(PendingHello& answer, const LobbyRequest& request) {
     const auto& h = std::get<Hello>(request.body);
     auto refuse = [&](const std::string& code, const std::string& message) {
         hub_->metrics.refused_logins.fetch_add(1, std::memory_order_relaxed);
@@ -163,7 +163,7 @@ void Lobby::log_in(PendingHello& answer, const Request& request) {
     });
 }
 
-void Lobby::welcome_back(PendingHello& answer, const Request& request, const std::string& hash,
+void Lobby::welcome_back(PendingHello& answer, const LobbyRequest& request, const std::string& hash,
                          const std::vector<std::pair<std::string, int>>& elsewhere,
                          const std::optional<HostIdentity>& login) {
     auto it = players_.find(hash);
@@ -189,7 +189,7 @@ void Lobby::welcome_back(PendingHello& answer, const Request& request, const std
     answer_hello(answer, request, player, hash, std::move(reply));
 }
 
-void Lobby::answer_hello(PendingHello& answer, const Request& request, PlayerRef player, const std::string& hash,
+void Lobby::answer_hello(PendingHello& answer, const LobbyRequest& request, PlayerRef player, const std::string& hash,
                          json reply) {
     // Many nodes: the client learns it should open a connection per table (/ws?table=ID).
     if (!hub_->config.node_id.empty()) reply["node"] = hub_->config.node_id;
@@ -256,7 +256,7 @@ void Lobby::sweep() {
     });
 }
 
-void Lobby::list_tables(std::shared_ptr<Connection> session, Request request) {
+void Lobby::list_tables(std::shared_ptr<Connection> session, LobbyRequest request) {
     if (hub_->store && hub_->store->clustered()) {
         // Many nodes: every node's tables, from the database (read at most once a second, on
         // the archive threads), with this node's own as it knows them now.
@@ -340,7 +340,7 @@ std::shared_ptr<const Lobby::ListedTables> Lobby::cluster_list() {
     return listed_;
 }
 
-void Lobby::answer_list(const std::shared_ptr<Connection>& session, const Request& request, const ListedTables* others) {
+void Lobby::answer_list(const std::shared_ptr<Connection>& session, const LobbyRequest& request, const ListedTables* others) {
     const auto& l = std::get<ListTables>(request.body);
     const auto matches = [&](const Listed& t) {
         return (!l.preset || *l.preset == t.preset) && (!l.seats || *l.seats == t.seats) && (!l.open_only || t.open);
@@ -394,7 +394,7 @@ void Lobby::answer_list(const std::shared_ptr<Connection>& session, const Reques
     session->send(std::move(text));
 }
 
-void Lobby::create_table(std::shared_ptr<Connection> session, PlayerRef player, Request request) {
+void Lobby::create_table(std::shared_ptr<Connection> session, PlayerRef player, LobbyRequest request) {
     net::post(strand_, [this, session = std::move(session), player = std::move(player),
                         request = std::move(request)]() mutable {
         guarded(*hub_, session, request, "create_table", [&] {
@@ -479,7 +479,7 @@ void Lobby::create_table(std::shared_ptr<Connection> session, PlayerRef player, 
     });
 }
 
-void Lobby::quick_play(std::shared_ptr<Connection> session, PlayerRef player, Request request) {
+void Lobby::quick_play(std::shared_ptr<Connection> session, PlayerRef player, LobbyRequest request) {
     net::post(strand_, [this, session = std::move(session), player = std::move(player),
                         request = std::move(request)]() mutable {
         guarded(*hub_, session, request, "quick_play", [&] {
@@ -508,7 +508,7 @@ void Lobby::quick_play(std::shared_ptr<Connection> session, PlayerRef player, Re
     });
 }
 
-std::string Lobby::quick_play_refusal(const PlayerRef& player, const std::string& address, const Request& request) {
+std::string Lobby::quick_play_refusal(const PlayerRef& player, const std::string& address, const LobbyRequest& request) {
     auto refuse = [&](const char* code, const std::string& message) {
         spdlog::info("quick play: {} from {} refused: {}", player->id, address, code);
         return error_reply(request.id, "quick_play", code, message);
@@ -568,7 +568,7 @@ void Lobby::forget_quick_player(std::unordered_map<std::string, QuickPlayer>::it
     quick_players_.erase(it);
 }
 
-void Lobby::enqueue_quick_player(const std::shared_ptr<Connection>& session, const PlayerRef& player, Request request,
+void Lobby::enqueue_quick_player(const std::shared_ptr<Connection>& session, const PlayerRef& player, LobbyRequest request,
                                  double rating) {
     // Looked at again: the rating was read off this strand, and anything may have changed meanwhile.
     if (auto refusal = quick_play_refusal(player, session->address(), request); !refusal.empty())
@@ -598,7 +598,7 @@ void Lobby::enqueue_quick_player(const std::shared_ptr<Connection>& session, con
     quick_match();
 }
 
-void Lobby::quick_play_cancel(std::shared_ptr<Connection> session, PlayerRef player, Request request) {
+void Lobby::quick_play_cancel(std::shared_ptr<Connection> session, PlayerRef player, LobbyRequest request) {
     net::post(strand_, [this, session = std::move(session), player = std::move(player), request = std::move(request)] {
         auto it = quick_players_.find(player->id);
         if (it == quick_players_.end())

@@ -42,12 +42,12 @@ public:
     explicit Lobby(boost::asio::io_context& io) : strand_(boost::asio::make_strand(io)) {}
     void attach(Hub& hub) { hub_ = &hub; }
 
-    void hello(std::shared_ptr<Connection> session, Request request);
-    void list_tables(std::shared_ptr<Connection> session, Request request);
-    void create_table(std::shared_ptr<Connection> session, PlayerRef player, Request request);
+    void hello(std::shared_ptr<Connection> session, LobbyRequest request);
+    void list_tables(std::shared_ptr<Connection> session, LobbyRequest request);
+    void create_table(std::shared_ptr<Connection> session, PlayerRef player, LobbyRequest request);
     // Quick play (server/lobby/quick_play.hpp): wait for a game, or stop waiting.
-    void quick_play(std::shared_ptr<Connection> session, PlayerRef player, Request request);
-    void quick_play_cancel(std::shared_ptr<Connection> session, PlayerRef player, Request request);
+    void quick_play(std::shared_ptr<Connection> session, PlayerRef player, LobbyRequest request);
+    void quick_play_cancel(std::shared_ptr<Connection> session, PlayerRef player, LobbyRequest request);
 
     // From tables.
     void table_changed(TableSummary summary) override;
@@ -91,14 +91,14 @@ private:
     // `elsewhere`: seats the player holds at tables of other nodes (many nodes). `login`: the
     // host account of a player who logged in (its name is the one the host signed).
     // The paths of a hello (pending_hello.hpp: each answers it once, and the connection reads on).
-    void hello(PendingHello& answer, const Request& request);
-    void welcome_back(PendingHello& answer, const Request& request, const std::string& hash,
+    void hello(PendingHello& answer, const LobbyRequest& request);
+    void welcome_back(PendingHello& answer, const LobbyRequest& request, const std::string& hash,
                       const std::vector<std::pair<std::string, int>>& elsewhere,
                       const std::optional<HostIdentity>& login = std::nullopt);
     // A hello with a login: the host's account, the same player on every device.
-    void log_in(PendingHello& answer, const Request& request);
+    void log_in(PendingHello& answer, const LobbyRequest& request);
     // Stores the player, then sends `reply` (the ok to hello) and lets the connection read on.
-    void answer_hello(PendingHello& answer, const Request& request, PlayerRef player, const std::string& hash,
+    void answer_hello(PendingHello& answer, const LobbyRequest& request, PlayerRef player, const std::string& hash,
                       nlohmann::json reply);
     void sweep();
     void count_players();
@@ -115,11 +115,11 @@ private:
     static Listed listing(const TableSummary& t);
     // tables_[s.id] = s, and the public list with it.
     void put_table(const TableSummary& s);
-    void answer_list(const std::shared_ptr<Connection>& session, const Request& request, const ListedTables* others);
+    void answer_list(const std::shared_ptr<Connection>& session, const LobbyRequest& request, const ListedTables* others);
     // Quick play: seats whoever the queues match now, and looks again in a quarter second while anyone waits.
     void quick_match();
     // Quick play: the player joins the queue of its game, with its rating in that game's preset.
-    void enqueue_quick_player(const std::shared_ptr<Connection>& session, const PlayerRef& player, Request request,
+    void enqueue_quick_player(const std::shared_ptr<Connection>& session, const PlayerRef& player, LobbyRequest request,
                               double rating);
     void make_quick_table(const Ruleset& rules, std::vector<std::pair<std::shared_ptr<Connection>, PlayerRef>> players,
                           const std::vector<std::string>& addresses, int bots);
@@ -139,7 +139,7 @@ private:
         std::string address;              // the address it asked from, counted in queued_by_address_
     };
     // Why `player` (asking from `address`) may not queue now, as an error reply to `request`; empty when it may.
-    std::string quick_play_refusal(const PlayerRef& player, const std::string& address, const Request& request);
+    std::string quick_play_refusal(const PlayerRef& player, const std::string& address, const LobbyRequest& request);
     // Takes a player out of quick_players_ (and its address's count); the queue itself is the caller's.
     void forget_quick_player(std::unordered_map<std::string, QuickPlayer>::iterator it);
     // Whether `player` holds a seat at a table of this node whose game is in progress.

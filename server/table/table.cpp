@@ -160,7 +160,7 @@ void Table::drain() {
 
 // --- inputs ------------------------------------------------------------------------
 
-void Table::request(std::shared_ptr<Connection> session, PlayerRef player, Request r) {
+void Table::request(std::shared_ptr<Connection> session, PlayerRef player, TableRequest r) {
     net::post(strand_, [self = shared_from_this(), session = std::move(session), player = std::move(player),
                         r = std::move(r)] { self->carry_out(self->core_.request(session, player, r, now())); });
 }

@@ -55,7 +55,7 @@ public:
     const std::string& id() const override { return core_.id(); }
     const TableSummary& initial_summary() const { return initial_summary_; }
 
-    void request(std::shared_ptr<Connection> session, PlayerRef player, Request request);
+    void request(std::shared_ptr<Connection> session, PlayerRef player, TableRequest request);
     // Quick play: `players` take seats 0, 1, … and bots the rest, and the game starts, in one
     // step; each player is then told (quick_play_matched) and sent its snapshot and turn.
     void seat_matched(std::vector<std::pair<std::shared_ptr<Connection>, PlayerRef>> players);

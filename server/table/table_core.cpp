@@ -10,6 +10,7 @@
 
 #include "protocol/action_json.hpp"
 #include "protocol/json_text.hpp"
+#include "protocol/overloaded.hpp"
 #include "protocol/reply.hpp"
 #include "protocol/ruleset_json.hpp"
 #include "protocol/server_messages.hpp"
@@ -152,7 +153,7 @@ void TableCore::stop(TableTimer timer) { effects_.timers.push_back({timer, ++gen
 
 // --- inputs -------------------------------------------------------------------
 
-TableEffects TableCore::request(const From& s, const PlayerRef& p, const Request& r, Moment now) {
+TableEffects TableCore::request(const From& s, const PlayerRef& p, const TableRequest& r, Moment now) {
     begin(now);
     const std::string& id = identity_.id;
     if (moved_) {
@@ -166,22 +167,18 @@ TableEffects TableCore::request(const From& s, const PlayerRef& p, const Request
         return finish();
     }
     try {
-        std::visit(
-            [&](const auto& body) {
-                using T = std::decay_t<decltype(body)>;
-                if constexpr (std::is_same_v<T, Sit>) on_sit(s, p, r);
-                else if constexpr (std::is_same_v<T, Leave>) on_leave(s, p, r);
-                else if constexpr (std::is_same_v<T, Watch>) on_watch(s, p, r);
-                else if constexpr (std::is_same_v<T, AddBot>) on_add_bot(s, p, r);
-                else if constexpr (std::is_same_v<T, Start>) on_start(s, p, r);
-                else if constexpr (std::is_same_v<T, Again>) on_again(s, p, r);
-                else if constexpr (std::is_same_v<T, Act>) on_act(s, p, r);
-                else if constexpr (std::is_same_v<T, Resume>) on_resume(s, p, r);
-                else if constexpr (std::is_same_v<T, Chat>) on_chat(s, p, r);
-                else if constexpr (std::is_same_v<T, Mute>) on_mute(s, p, r);
-                else send(s, error_reply(r.id, request_type(r.body), "bad_message", "not a table request"));
-            },
-            r.body);
+        // Every table request has its handler here: one missing does not build.
+        std::visit(overloaded{[&](const Sit& b) { on_sit(s, p, r.id, b); },
+                              [&](const Leave& b) { on_leave(s, p, r.id, b); },
+                              [&](const Watch& b) { on_watch(s, p, r.id, b); },
+                              [&](const AddBot& b) { on_add_bot(s, p, r.id, b); },
+                              [&](const Start& b) { on_start(s, p, r.id, b); },
+                              [&](const Again& b) { on_again(s, p, r.id, b); },
+                              [&](const Act& b) { on_act(s, p, r.id, b); },
+                              [&](const Resume& b) { on_resume(s, p, r.id, b); },
+                              [&](const Chat& b) { on_chat(s, p, r.id, b); },
+                              [&](const Mute& b) { on_mute(s, p, r.id, b); }},
+                   r.body);
     } catch (const std::exception& e) {
         // A defect of ours: the request gets an answer, the table plays on; the shell logs why.
         metrics_.handler_exceptions.fetch_add(1, std::memory_order_relaxed);

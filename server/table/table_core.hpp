@@ -173,7 +173,8 @@ public:
 
     // --- inputs ---
     TableEffects recovered(Moment now);
-    TableEffects request(const std::shared_ptr<Connection>& from, const PlayerRef& player, const Request& r, Moment now);
+    TableEffects request(const std::shared_ptr<Connection>& from, const PlayerRef& player, const TableRequest& r,
+                         Moment now);
     // Quick play: `players` take seats 0, 1, … and bots the rest, and the game starts, in one
     // step; each player (a null connection: gone meanwhile) is then told (quick_play_matched)
     // and sent its snapshot and turn.
@@ -244,16 +245,16 @@ private:
     std::uint64_t& generation(TableTimer timer) { return generations_[static_cast<std::size_t>(timer)]; }
 
     // Requests (table_core_seats.cpp, table_core_play.cpp, table_core_chat.cpp).
-    void on_sit(const From& s, const PlayerRef& p, const Request& r);
-    void on_leave(const From& s, const PlayerRef& p, const Request& r);
-    void on_watch(const From& s, const PlayerRef& p, const Request& r);
-    void on_add_bot(const From& s, const PlayerRef& p, const Request& r);
-    void on_start(const From& s, const PlayerRef& p, const Request& r);
-    void on_again(const From& s, const PlayerRef& p, const Request& r);
-    void on_act(const From& s, const PlayerRef& p, const Request& r);
-    void on_resume(const From& s, const PlayerRef& p, const Request& r);
-    void on_chat(const From& s, const PlayerRef& p, const Request& r);
-    void on_mute(const From& s, const PlayerRef& p, const Request& r);
+    void on_sit(const From& s, const PlayerRef& p, const RequestId& id, const Sit& sit);
+    void on_leave(const From& s, const PlayerRef& p, const RequestId& id, const Leave&);
+    void on_watch(const From& s, const PlayerRef& p, const RequestId& id, const Watch& w);
+    void on_add_bot(const From& s, const PlayerRef& p, const RequestId& id, const AddBot& a);
+    void on_start(const From& s, const PlayerRef& p, const RequestId& id, const Start&);
+    void on_again(const From& s, const PlayerRef& p, const RequestId& id, const Again&);
+    void on_act(const From& s, const PlayerRef& p, const RequestId& id, const Act& act);
+    void on_resume(const From& s, const PlayerRef& p, const RequestId& id, const Resume& res);
+    void on_chat(const From& s, const PlayerRef& p, const RequestId& id, const Chat& chat);
+    void on_mute(const From& s, const PlayerRef& p, const RequestId& id, const Mute& m);
 
     // Seats.
     int seat_of(const std::string& player) const;

@@ -16,11 +16,10 @@ void TableCore::send_chat_history(const From& s, const std::string& player) {
     send(s, chat_.history(identity_.id, chat_reader(player)));
 }
 
-void TableCore::on_chat(const From& s, const PlayerRef& p, const Request& r) {
-    const auto& chat = std::get<Chat>(r.body);
+void TableCore::on_chat(const From& s, const PlayerRef& p, const RequestId& id, const Chat& chat) {
     const int seat = seat_of(p->id);
     if (seat < 0 && !is_spectator(*s))
-        return send(s, error_reply(r.id, "chat", "not_at_table",
+        return send(s, error_reply(id, "chat", "not_at_table",
                                    "only the seats and the spectators of this table may talk at it: sit or watch first"));
     TableChat::Line line;
     line.seq = seq_;
@@ -47,18 +46,17 @@ void TableCore::on_chat(const From& s, const PlayerRef& p, const Request& r) {
     if (!echoed) send(s, frame);
     chat_.keep(std::move(line));
     metrics_.chat_lines.fetch_add(1, std::memory_order_relaxed);
-    send(s, ok_reply(r.id, "chat", {{"table", identity_.id}}));
+    send(s, ok_reply(id, "chat", {{"table", identity_.id}}));
 }
 
-void TableCore::on_mute(const From& s, const PlayerRef& p, const Request& r) {
-    const auto& m = std::get<Mute>(r.body);
+void TableCore::on_mute(const From& s, const PlayerRef& p, const RequestId& id, const Mute& m) {
     const int seats = identity_.rules.seats;
     const int mine = seat_of(p->id);
-    if (mine < 0 && !is_spectator(*s)) return send(s, error_reply(r.id, "mute", "not_at_table", "you are not at this table"));
+    if (mine < 0 && !is_spectator(*s)) return send(s, error_reply(id, "mute", "not_at_table", "you are not at this table"));
     if (m.seat != Mute::kSpectators && m.seat >= seats)
-        return send(s, error_reply(r.id, "mute", "bad_seat", "this table has seats 0 to " + std::to_string(seats - 1),
+        return send(s, error_reply(id, "mute", "bad_seat", "this table has seats 0 to " + std::to_string(seats - 1),
                                    "seat"));
-    if (mine >= 0 && m.seat == mine) return send(s, error_reply(r.id, "mute", "bad_seat", "that is your own seat", "seat"));
+    if (mine >= 0 && m.seat == mine) return send(s, error_reply(id, "mute", "bad_seat", "that is your own seat", "seat"));
     // A spectator who dropped without leave keeps its mutes for when it comes back, unless there
     // are more players with mutes than a table holds people: then those no longer here go.
     if (chat_.muters() >= kMaxSpectators + static_cast<std::size_t>(seats))
@@ -71,7 +69,7 @@ void TableCore::on_mute(const From& s, const PlayerRef& p, const Request& r) {
             return false;
         });
     chat_.mute(p->id, m.seat, m.muted);
-    send(s, ok_reply(r.id, "mute",
+    send(s, ok_reply(id, "mute",
                      {{"table", identity_.id},
                       {"seat", m.seat == Mute::kSpectators ? nlohmann::json("spectators") : nlohmann::json(m.seat)},
                       {"muted", m.muted}}));

@@ -26,20 +26,19 @@ Frame share(std::string s) { return std::make_shared<const std::string>(std::mov
 
 }  // namespace
 
-void TableCore::on_act(const From& s, const PlayerRef& p, const Request& r) {
-    const auto& act = std::get<Act>(r.body);
+void TableCore::on_act(const From& s, const PlayerRef& p, const RequestId& id, const Act& act) {
     effects_.step.acted = now_.steady;
     const int seat = seat_of(p->id);
     if (seat < 0) {
         if (is_spectator(*s))
-            return send(s, error_reply(r.id, "act", "spectator_cannot_act", "spectators watch; they do not play"));
-        return send(s, error_reply(r.id, "act", "not_seated", "you do not hold a seat at this table"));
+            return send(s, error_reply(id, "act", "spectator_cannot_act", "spectators watch; they do not play"));
+        return send(s, error_reply(id, "act", "not_seated", "you do not hold a seat at this table"));
     }
-    if (!game_) return send(s, error_reply(r.id, "act", "no_game", "the game has not started"));
+    if (!game_) return send(s, error_reply(id, "act", "no_game", "the game has not started"));
     auto result = game_->apply(static_cast<Seat>(seat), act.action);
     if (!result) {
         metrics_.rule_errors[static_cast<std::size_t>(result.error().code)].fetch_add(1, std::memory_order_relaxed);
-        return send(s, error_reply(r.id, "act", to_string(result.error().code), result.error().message));
+        return send(s, error_reply(id, "act", to_string(result.error().code), result.error().message));
     }
     // The holder is back in charge of its seat.
     SeatState& st = seats_[static_cast<std::size_t>(seat)];
@@ -52,7 +51,7 @@ void TableCore::on_act(const From& s, const PlayerRef& p, const Request& r) {
     const std::vector<Event> events(result->begin(), result->end());
     returned(seat);
     publish(events, std::pair{static_cast<Seat>(seat), act.action});
-    send(s, ok_reply(r.id, "act", {{"table", identity_.id}, {"seq", seq_}}));
+    send(s, ok_reply(id, "act", {{"table", identity_.id}, {"seq", seq_}}));
     schedule();
     prompt();
 }

@@ -108,8 +108,8 @@ struct Bench {
         }
         return fx;
     }
-    TableEffects ask(const Conn& c, RequestBody body, int id = 1) {
-        return note(core->request(c, c->player(), Request{json(id), std::move(body)}, now));
+    TableEffects ask(const Conn& c, TableRequestBody body, int id = 1) {
+        return note(core->request(c, c->player(), TableRequest{json(id), std::move(body)}, now));
     }
     // Lets time run to `t`'s deadline and fires it.
     TableEffects fire(TableTimer t) {
