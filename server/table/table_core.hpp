@@ -149,7 +149,7 @@ struct TableEffects {
     TableStep step;
     std::vector<std::shared_ptr<Connection>> followed_by;  // now follow the table (Connection::joined)
     std::vector<TimerOrder> timers;                        // in order
-    std::optional<BotQuestion> think;
+    std::unique_ptr<BotQuestion> think;  // (on the heap: 1.5 KB the core would otherwise hold between inputs)
     bool summary_changed = false;  // what the lobby lists of the table changed
     bool closed = false;           // the table closed in this input: the lobby lets it go
     std::string failure;           // a defect of ours met on the way (a handler threw): for the log

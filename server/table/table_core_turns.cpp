@@ -114,8 +114,8 @@ bool TableCore::play_bot(Seat s, bool may_think_off_strand) {
         return true;
     }
     bot_thinking_ = true;
-    effects_.think = BotQuestion{++bot_think_,    s,           game_number_, actions_by(s), std::move(view),
-                                 memories_[s],    bot_rngs_[s], options};
+    effects_.think = std::make_unique<BotQuestion>(BotQuestion{
+        ++bot_think_, s, game_number_, actions_by(s), std::move(view), memories_[s], bot_rngs_[s], options});
     return false;
 }
 
