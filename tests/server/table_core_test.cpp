@@ -85,14 +85,16 @@ struct Bench {
     std::map<TableTimer, std::uint64_t> gens;
 
     explicit Bench(Preset preset = Preset::spades, int turn_seconds = 0, bool is_private = false,
-                   std::string creator = "creator") {
+                   std::string creator = "creator")
+        : Bench(preset_ruleset(preset), turn_seconds, is_private, std::move(creator)) {}
+    Bench(Ruleset rules, int turn_seconds, bool is_private, std::string creator) {
         settings.stored = true;
         settings.webhook = true;
         settings.bot_delay_ms = 400;
         settings.absent_after_missed_turns = 2;
         settings.grace_seconds = 120;
         core = std::make_unique<TableCore>(settings, metrics,
-                                           TableIdentity{"t1", 1, preset_ruleset(preset), is_private, "code",
+                                           TableIdentity{"t1", 1, rules, is_private, "code",
                                                          turn_seconds, std::move(creator)},
                                            dice());
     }
@@ -604,6 +606,97 @@ TEST_CASE("a table rebuilt from what it stored is the same table: seq, seats, an
     auto broken = TableCore::recover(t.settings, metrics, t.dice(), stored, t.now);
     REQUIRE_FALSE(broken);
     CHECK(broken.error().find("refused on replay") != std::string::npos);
+}
+
+TEST_CASE("watching and leaving the rail: a spectator is told, sees no hand, and leaves, once") {
+    FourAtTable t;
+    auto rail = person("rail");
+    auto fx = t.ask(rail, Watch{"t1", ""});
+    auto got = frames_to(fx, rail);
+    CHECK((*reply_in(got))["type"] == "ok");
+    auto snap = std::find_if(got.begin(), got.end(), [](const json& f) { return f["type"] == "snapshot"; });
+    REQUIRE(snap != got.end());
+    CHECK((*snap)["you"].is_null());
+    CHECK(t.core->summary().spectators == 1);
+    // Seated players do not watch their own table.
+    CHECK((*reply_in(frames_to(t.ask(t.people[0], Watch{"t1", ""}), t.people[0])))["code"] == "already_seated");
+    CHECK((*reply_in(frames_to(t.ask(rail, Leave{"t1"}), rail)))["type"] == "ok");
+    CHECK(t.core->summary().spectators == 0);
+    CHECK((*reply_in(frames_to(t.ask(rail, Leave{"t1"}), rail)))["code"] == "not_at_table");
+    // Gone from the rail: the next event reaches the seats only.
+    const int s = t.on_turn();
+    CHECK(frames_to(t.ask(t.people[static_cast<std::size_t>(s)], Act{"t1", t.legal_for(s)}), rail).empty());
+}
+
+TEST_CASE("add_bot: only a seat or the creator adds one, to a free seat, at its level") {
+    Bench b(Preset::spades, 0, false, "owner");
+    auto owner = person("owner"), stranger = person("stranger"), ann = person("ann");
+    CHECK((*reply_in(frames_to(b.ask(stranger, AddBot{"t1", std::nullopt, "basic"}), stranger)))["code"] ==
+          "not_seated");
+    auto fx = b.ask(owner, AddBot{"t1", 2, "strong"});
+    CHECK((*reply_in(frames_to(fx, owner)))["seat"] == 2);
+    REQUIRE(writes_of<storage::PutSeat>(fx) == 1);
+    for (const auto& w : fx.step.batch)
+        if (const auto* seat = std::get_if<storage::PutSeat>(&w)) CHECK(seat->level == "strong");
+    b.ask(ann, Sit{"t1", 0, ""});
+    CHECK((*reply_in(frames_to(b.ask(ann, AddBot{"t1", 2, "basic"}), ann)))["code"] == "seat_taken");
+    CHECK((*reply_in(frames_to(b.ask(ann, AddBot{"t1", 7, "basic"}), ann)))["code"] == "bad_seat");
+    CHECK((*reply_in(frames_to(b.ask(ann, AddBot{"t1", std::nullopt, "basic"}), ann)))["seat"] == 1);
+    CHECK((*reply_in(frames_to(b.ask(ann, AddBot{"t1", std::nullopt, "basic"}), ann)))["seat"] == 3);
+    CHECK((*reply_in(frames_to(b.ask(ann, AddBot{"t1", std::nullopt, "basic"}), ann)))["code"] == "table_full");
+}
+
+TEST_CASE("again: refused before the game ends, and the next game deals once every person asked") {
+    Ruleset one_hand = preset_ruleset(Preset::spades);
+    one_hand.hand_limit = 1;
+    Bench b(one_hand, 0, false, "creator");
+    auto ann = person("ann"), bob = person("bob");
+    b.ask(ann, Sit{"t1", 0, ""});
+    b.ask(bob, Sit{"t1", 1, ""});
+    b.ask(ann, AddBot{"t1", 2, "basic"});
+    b.ask(ann, AddBot{"t1", 3, "basic"});
+    b.ask(ann, Start{"t1"});
+    CHECK((*reply_in(frames_to(b.ask(ann, Again{"t1"}), ann)))["code"] == "game_not_over");
+    for (int guard = 0; guard < 5000 && !b.game().over(); ++guard) {
+        const int s = b.on_turn();
+        if (s == 0) b.ask(ann, Act{"t1", b.legal_for(0)});
+        else if (s == 1) b.ask(bob, Act{"t1", b.legal_for(1)});
+        else b.fire(TableTimer::bot);
+    }
+    REQUIRE(b.game().over());
+    auto first = b.ask(ann, Again{"t1"});
+    CHECK(events_in(frames_to(first, bob), "again_requested").size() == 1);
+    CHECK(writes_of<storage::StartGame>(first) == 0);  // Bob has not asked yet; the bots always agree
+    auto second = b.ask(bob, Again{"t1"});
+    CHECK(writes_of<storage::StartGame>(second) == 1);
+    CHECK(events_in(frames_to(second, ann), "game_started").at(0)["game"] == 2);
+    CHECK_FALSE(b.game().over());
+}
+
+TEST_CASE("mute: only at the table, not one's own seat, and a muted seat's lines no longer reach the muter") {
+    FourAtTable t;
+    auto outsider = person("out");
+    CHECK((*reply_in(frames_to(t.ask(outsider, Mute{"t1", 1, true}), outsider)))["code"] == "not_at_table");
+    CHECK((*reply_in(frames_to(t.ask(t.people[0], Mute{"t1", 0, true}), t.people[0])))["code"] == "bad_seat");
+    CHECK((*reply_in(frames_to(t.ask(t.people[0], Mute{"t1", 9, true}), t.people[0])))["code"] == "bad_seat");
+    CHECK((*reply_in(frames_to(t.ask(t.people[0], Mute{"t1", 1, true}), t.people[0])))["muted"] == true);
+    auto said = t.ask(t.people[1], Chat{"t1", "hello"});
+    CHECK(frames_to(said, t.people[0]).empty());
+    CHECK(frames_to(said, t.people[2]).size() == 1);
+}
+
+TEST_CASE("a closed table answers no_such_table and changes nothing, and closing twice does nothing") {
+    FourAtTable t(30);
+    auto fx = t.note(t.core->close("closed_by_admin", t.now));
+    CHECK(fx.closed);
+    CHECK(events_in(frames_to(fx, t.people[0]), "table_closed").at(0)["reason"] == "closed_by_admin");
+    CHECK_FALSE(t.armed_now(TableTimer::turn));
+    auto again = t.core->close("abandoned", t.now);
+    CHECK(again.step.empty());
+    CHECK_FALSE(again.closed);
+    auto late = t.ask(t.people[0], Act{"t1", Action::make_bid(3)});
+    CHECK((*reply_in(frames_to(late, t.people[0])))["code"] == "no_such_table");
+    CHECK(late.step.batch.empty());
 }
 
 }  // TEST_SUITE
