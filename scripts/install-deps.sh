@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
-# Installs the Debian bookworm packages sparts builds with. Idempotent: quiet and
-# quick when everything is already there. Runs apt-get as root, or through sudo.
+# Installs the Debian bookworm packages sparts builds with, and with everything
+# the tests use (scripts/test.sh); with --server, only what building and
+# running the server need (scripts/start.sh). Idempotent: quiet and quick when
+# everything is already there. Runs apt-get as root, or through sudo.
 set -euo pipefail
+server_only=false
+[ "${1:-}" = "--server" ] && server_only=true
 
 # What the build needs: the Dockerfile's build stage installs exactly these
 # (tests/tools/deploy_files_test.cpp checks that the two lists agree).
@@ -29,7 +33,7 @@ test_packages=(
 if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
   test_packages+=(nodejs npm)
 fi
-packages+=("${test_packages[@]}")
+$server_only || packages+=("${test_packages[@]}")
 
 missing=()
 for p in "${packages[@]}"; do
@@ -63,6 +67,7 @@ fi
 # pins them; again only when the lock file changed. SCARF_ANALYTICS: one of
 # @redocly/cli's packages reports installs home otherwise.
 web="$(dirname "$0")/../web"
+if $server_only; then exit 0; fi
 if [ ! -f "$web/node_modules/.package-lock.json" ] || [ "$web/package-lock.json" -nt "$web/node_modules/.package-lock.json" ]; then
   echo "install-deps: npm ci in web/"
   (cd "$web" && SCARF_ANALYTICS=false npm ci --no-audit --no-fund --loglevel=error)

@@ -39,7 +39,9 @@ if [ "$sanitize" = "ON" ]; then
   export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
   export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 else
-  type_flags=(-DCMAKE_BUILD_TYPE="${BUILD_TYPE:-Release}" -DSPARTS_HOT_OPTIONS= -DSPARTS_UNITY=OFF)
+  source scripts/build-config.sh  # the one scripts/start.sh builds build/ with
+  type_flags=("${release_flags[@]}")
+  [ -n "${BUILD_TYPE:-}" ] && type_flags+=(-DCMAKE_BUILD_TYPE="$BUILD_TYPE")
 fi
 
 t0=$(date +%s)
