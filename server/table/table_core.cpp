@@ -247,7 +247,12 @@ TableEffects TableCore::connections_changed(Moment now) {
 
 TableEffects TableCore::close(const std::string& reason, Moment now) {
     begin(now);
-    if (closed_) return finish();
+    close_table(reason);
+    return finish();
+}
+
+void TableCore::close_table(const std::string& reason) {
+    if (closed_) return;
     publish_table_event(table_closed_event(reason));
     store(storage::CloseTable{identity_.id, reason, now_.wall});
     set_closed(false);
@@ -256,7 +261,6 @@ TableEffects TableCore::close(const std::string& reason, Moment now) {
     report_state(Reported::none);
     metrics_.tables_closed.fetch_add(1, std::memory_order_relaxed);
     effects_.closed = true;
-    return finish();
 }
 
 TableEffects TableCore::hand_off(Moment now) {

@@ -306,6 +306,12 @@ private:
     void check_grace();
     void stop_timers();
     void set_closed(bool moved);
+    // Closes the table within the current input: table_closed to everyone, stored, followers let go.
+    void close_table(const std::string& reason);
+    // Every person seated said leave and bots hold the seats left: nobody is coming back for
+    // this table, so it closes now rather than after the grace period (and no longer counts
+    // against its creator's tables). A person merely disconnected still has the grace period.
+    void close_if_only_bots();
 
     // The lobby's copy.
     // Also moves the table between the metrics' gauges (waiting, playing, over).

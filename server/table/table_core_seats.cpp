@@ -157,6 +157,17 @@ void TableCore::on_leave(const From& s, const PlayerRef& p, const RequestId& id,
     summary_changed();
     schedule();
     check_grace();
+    close_if_only_bots();
+}
+
+void TableCore::close_if_only_bots() {
+    bool bots = false;
+    for (int i = 0; i < identity_.rules.seats; ++i) {
+        const SeatState& st = seats_[static_cast<std::size_t>(i)];
+        if (st.human()) return;
+        bots = bots || st.bot;
+    }
+    if (bots) close_table("everyone_left");
 }
 
 void TableCore::on_watch(const From& s, const PlayerRef& p, const RequestId& id, const Watch& w) {

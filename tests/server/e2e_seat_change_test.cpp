@@ -23,9 +23,11 @@ json last_snapshot(TestClient& c) {
     return c.wait_for([](const json& f) { return f.value("type", "") == "snapshot"; }, "a snapshot");
 }
 
-// A table of `seats` seats: `owner` sits at seat 0 (with the invite, for a private table), bots fill the rest,
-// and the game starts.
-std::string started_table(TestClient& owner, const json& create, int seats, std::string* invite = nullptr) {
+// A table of `seats` seats: `owner` sits at seat 0 (with the invite, for a private table), `stayer` at the
+// last seat, bots fill the rest, and the game starts. The stayer keeps a person at the table while the owner
+// leaves and comes back: a table whose last person says leave, with only bots left, closes at once.
+std::string started_table(TestClient& owner, TestClient& stayer, const json& create, int seats,
+                          std::string* invite = nullptr) {
     const json created = owner.request_ok(create);
     const std::string table = created.at("table").get<std::string>();
     json sit = {{"type", "sit"}, {"table", table}, {"seat", 0}};
@@ -34,7 +36,10 @@ std::string started_table(TestClient& owner, const json& create, int seats, std:
         if (invite) *invite = created.at("invite").get<std::string>();
     }
     owner.request_ok(sit);
-    for (int s = 1; s < seats; ++s) owner.request_ok({{"type", "add_bot"}, {"table", table}});
+    json last = sit;
+    last["seat"] = seats - 1;
+    stayer.request_ok(last);
+    for (int s = 1; s < seats - 1; ++s) owner.request_ok({{"type", "add_bot"}, {"table", table}});
     owner.request_ok({{"type", "start"}, {"table", table}});
     return table;
 }
@@ -46,8 +51,10 @@ TEST_CASE("e2e: mid-game, a player who left a seat may take back that seat only,
     TestServer server({"--bot-delay-ms", "60000", "--messages-per-second", "100000"});
     EventLoop loop;
     TestClient ann(loop, server.port(), "seats-ann");
+    TestClient cy(loop, server.port(), "seats-cy");
     ann.hello("ann");
-    const std::string table = started_table(ann, create_table("spades"), 4);
+    cy.hello("cy");
+    const std::string table = started_table(ann, cy, create_table("spades"), 4);
 
     ann.request_ok({{"type", "leave"}, {"table", table}});  // seat 0 is now a bot's
     // sit in another bot seat: refused, with nothing shown.
@@ -75,7 +82,7 @@ TEST_CASE("e2e: mid-game, a player who left a seat may take back that seat only,
     bob.hello("bob");
     CHECK(bob.request_ok({{"type", "sit"}, {"table", table}, {"seat", 1}}).at("seat") == 1);
     bob.request_ok({{"type", "leave"}, {"table", table}});
-    CHECK(bob.request({{"type", "sit"}, {"table", table}, {"seat", 3}}).at("code") == "seat_change_mid_game");
+    CHECK(bob.request({{"type", "sit"}, {"table", table}, {"seat", 2}}).at("code") == "seat_change_mid_game");
     CHECK(bob.request_ok({{"type", "sit"}, {"table", table}, {"seat", 1}}).at("seat") == 1);
 }
 
@@ -83,14 +90,16 @@ TEST_CASE("e2e: at a private table, the invite does not open another seat mid-ga
     TestServer server({"--bot-delay-ms", "60000", "--messages-per-second", "100000"});
     EventLoop loop;
     TestClient ann(loop, server.port(), "seats-private");
+    TestClient cy(loop, server.port(), "seats-private-cy");
     ann.hello("ann");
+    cy.hello("cy");
     json create = create_table("spades");
     create["private"] = true;
     std::string invite;
-    const std::string table = started_table(ann, create, 4, &invite);
+    const std::string table = started_table(ann, cy, create, 4, &invite);
     REQUIRE_FALSE(invite.empty());
     ann.request_ok({{"type", "leave"}, {"table", table}});
-    const json moved = ann.request({{"type", "sit"}, {"table", table}, {"seat", 3}, {"invite", invite}});
+    const json moved = ann.request({{"type", "sit"}, {"table", table}, {"seat", 2}, {"invite", invite}});
     CHECK(moved.at("code") == "seat_change_mid_game");
     CHECK(ann.request_ok({{"type", "sit"}, {"table", table}, {"seat", 0}, {"invite", invite}}).at("seat") == 0);
 }
@@ -100,17 +109,21 @@ TEST_CASE("e2e: after game over seats may change, and the next game (again) bind
     EventLoop loop;
     TestClient ann(loop, server.port(), "seats-again-ann");
     TestClient bob(loop, server.port(), "seats-again-bob");
+    TestClient cy(loop, server.port(), "seats-again-cy");  // stays seated: the table keeps a person
     ann.hello("ann");
     bob.hello("bob");
+    cy.hello("cy");
     const std::string table =
-        ann.request_ok(create_table("spartsel", {{"seats", 3}, {"hands", 1}})).at("table").get<std::string>();
+        ann.request_ok(create_table("spartsel", {{"seats", 4}, {"hands", 1}})).at("table").get<std::string>();
     ann.request_ok({{"type", "sit"}, {"table", table}, {"seat", 0}});
     bob.request_ok({{"type", "sit"}, {"table", table}, {"seat", 1}});
+    cy.request_ok({{"type", "sit"}, {"table", table}, {"seat", 3}});
     ann.request_ok({{"type", "add_bot"}, {"table", table}});
     ann.request_ok({{"type", "start"}, {"table", table}});
     {
-        Bot a(ann, table, 0, 5), b(bob, table, 1, 6);
-        run_until(loop, {&a, &b}, [&] { return a.games_over == 1 && b.games_over == 1; }, "game 1 over");
+        Bot a(ann, table, 0, 5), b(bob, table, 1, 6), c(cy, table, 3, 7);
+        run_until(loop, {&a, &b, &c}, [&] { return a.games_over == 1 && b.games_over == 1 && c.games_over == 1; },
+                  "game 1 over");
     }
     // Game over: the two swap seats, which is allowed between games.
     ann.request_ok({{"type", "leave"}, {"table", table}});
@@ -119,6 +132,7 @@ TEST_CASE("e2e: after game over seats may change, and the next game (again) bind
     CHECK(bob.request_ok({{"type", "sit"}, {"table", table}, {"seat", 0}}).at("seat") == 0);
     ann.request_ok({{"type", "again"}, {"table", table}});
     bob.request_ok({{"type", "again"}, {"table", table}});
+    cy.request_ok({{"type", "again"}, {"table", table}});
     ann.wait_for([](const json& f) { return is_event(f, "game_started") && event_of(f).at("game") == 2; },
                  "game 2 started");
     // Game 2 waits for bob (no turn limit, and bob does not play): ann is bound to seat 1 now.
@@ -126,4 +140,24 @@ TEST_CASE("e2e: after game over seats may change, and the next game (again) bind
     const json moved = ann.request({{"type", "sit"}, {"table", table}, {"seat", 2}});
     CHECK(moved.at("code") == "seat_change_mid_game");
     CHECK(ann.request_ok({{"type", "sit"}, {"table", table}, {"seat", 1}}).at("seat") == 1);
+}
+
+TEST_CASE("e2e: the last person seated says leave with only bots left: the table closes at once (everyone_left)") {
+    TestServer server({"--bot-delay-ms", "60000", "--messages-per-second", "100000"});
+    EventLoop loop;
+    TestClient ann(loop, server.port(), "seats-last-ann");
+    TestClient eye(loop, server.port(), "seats-last-eye");
+    ann.hello("ann");
+    eye.hello("eye");
+    const json created = ann.request_ok(create_table("spades"));
+    const std::string table = created.at("table").get<std::string>();
+    ann.request_ok({{"type", "sit"}, {"table", table}, {"seat", 0}});
+    for (int s = 1; s < 4; ++s) ann.request_ok({{"type", "add_bot"}, {"table", table}});
+    ann.request_ok({{"type", "start"}, {"table", table}});
+    eye.request_ok({{"type", "watch"}, {"table", table}});
+    ann.request_ok({{"type", "leave"}, {"table", table}});
+    const json closed = eye.wait_for([](const json& f) { return is_event(f, "table_closed"); }, "table_closed");
+    CHECK(event_of(closed).at("reason") == "everyone_left");
+    // Gone at once, not after the grace period: it takes no request, and no seat can be taken back.
+    CHECK(ann.request({{"type", "sit"}, {"table", table}, {"seat", 0}}).at("code") == "no_such_table");
 }

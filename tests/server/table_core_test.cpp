@@ -699,4 +699,52 @@ TEST_CASE("a closed table answers no_such_table and changes nothing, and closing
     CHECK(late.step.batch.empty());
 }
 
+TEST_CASE("the last person seated says leave and only bots remain: the table closes at once, not after the grace") {
+    Bench b;
+    auto ann = person("ann"), rail = person("rail");
+    b.ask(ann, Sit{"t1", 0, ""});
+    for (int s = 1; s < 4; ++s) b.ask(ann, AddBot{"t1", s, "basic"});
+    b.ask(ann, Start{"t1"});
+    b.ask(rail, Watch{"t1", ""});
+    auto fx = b.ask(ann, Leave{"t1"});
+    CHECK((*reply_in(frames_to(fx, ann)))["type"] == "ok");
+    CHECK(fx.closed);
+    CHECK(b.core->closed());
+    auto told = events_in(frames_to(fx, rail));
+    REQUIRE(!told.empty());
+    CHECK(told.back()["type"] == "table_closed");
+    CHECK(told.back()["reason"] == "everyone_left");
+    CHECK(writes_of<storage::CloseTable>(fx) == 1);
+    CHECK_FALSE(b.armed_now(TableTimer::bot));
+}
+
+TEST_CASE("a table stays open while a person holds a seat, after a disconnection, and when nobody at all is left") {
+    SUBCASE("another person still seated") {
+        Bench b;
+        auto ann = person("ann"), bob = person("bob");
+        b.ask(ann, Sit{"t1", 0, ""});
+        b.ask(bob, Sit{"t1", 1, ""});
+        b.ask(ann, AddBot{"t1", 2, "basic"});
+        CHECK_FALSE(b.ask(ann, Leave{"t1"}).closed);
+        CHECK_FALSE(b.core->closed());
+    }
+    SUBCASE("only empty seats: the grace period decides, as before") {
+        Bench b;
+        auto ann = person("ann");
+        b.ask(ann, Sit{"t1", 0, ""});
+        CHECK_FALSE(b.ask(ann, Leave{"t1"}).closed);
+        CHECK_FALSE(b.core->closed());
+    }
+    SUBCASE("disconnected, not gone: the grace period") {
+        Bench b;
+        auto ann = person("ann");
+        b.ask(ann, Sit{"t1", 0, ""});
+        b.ask(ann, AddBot{"t1", 1, "basic"});
+        ann.reset();
+        auto fx = b.note(b.core->connections_changed(b.now));
+        CHECK_FALSE(fx.closed);
+        CHECK(b.armed_now(TableTimer::grace));
+    }
+}
+
 }  // TEST_SUITE

@@ -822,8 +822,8 @@ export type StandingsEvent = {
 /** the table is closed; nothing more comes from it */
 export type TableClosedEvent = {
   type: "table_closed";
-  /** abandoned: no player connected for the grace period; closed_by_admin: the server's operator closed it (the admin API) */
-  reason: "abandoned" | "closed_by_admin";
+  /** abandoned: no player connected for the grace period; everyone_left: the last person seated said leave and only bots were left; closed_by_admin: the server's operator closed it (the admin API) */
+  reason: "abandoned" | "everyone_left" | "closed_by_admin";
 };
 
 // ---- server/events/trick_won.schema.json

@@ -116,7 +116,7 @@ export function describeEvent(e, nameOf = (s) => `Seat ${s + 1}`) {
     case "standings":
       return `Standings: ${e.sides.map((x) => `${x.seats.map(nameOf).join(" & ")} ${x.total}`).join(", ")}.`;
     case "table_closed":
-      return `The table is closed (${e.reason === "abandoned" ? "nobody was left" : e.reason === "closed_by_admin" ? "by the server's operator" : e.reason}).`;
+      return `The table is closed (${e.reason === "abandoned" ? "nobody was left" : e.reason === "everyone_left" ? "everyone left; only bots remained" : e.reason === "closed_by_admin" ? "by the server's operator" : e.reason}).`;
     default:
       return `${e.type}`;
   }

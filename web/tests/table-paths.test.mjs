@@ -87,7 +87,23 @@ async function leaveAndTakeOver(server) {
     const { page } = ada;
     // A long game: four bots end a game to 500 in seconds, and a loaded machine took longer than
     // that to open the table again (the Take over button goes with the game).
-    const table = await createTable(page, server.url, "spades", { target_score: 10000 });
+    await page.goto(server.url + "/");
+    await page.locator("#status[data-state=open]").waitFor();
+    await page.selectOption("#preset", "spades");
+    await page.selectOption("#bots", "none");
+    await page.locator("details.more summary").click();
+    await page.locator("#opt-target_score").fill("10000");
+    await page.getByRole("button", { name: "Create table and sit" }).click();
+    await page.waitForURL(/#\/table\/t\d+/);
+    const table = page.url().match(/#\/table\/(t\d+)/)[1];
+    // Bo keeps a person at the table: a table whose last person seated says leave, with only bots
+    // left, closes at once (table_closed "everyone_left"), and there would be no seat to take over.
+    const bo = await newPerson(browser, "Bo", size);
+    await bo.page.goto(`${server.url}/#/table/${table}`);
+    await bo.page.getByRole("button", { name: "Sit in seat 4" }).click();
+    await page.getByRole("button", { name: "Add bot to seat 2" }).click();
+    await page.getByRole("button", { name: "Add bot to seat 3" }).click();
+    await page.locator(".seat h2", { hasText: "Bo" }).first().waitFor();
     await page.locator("#start").click();
     await page.locator(".hand [data-card]").first().waitFor();
     // Leave seat: a question first; Stay keeps everything
@@ -138,7 +154,8 @@ async function leaveAndTakeOver(server) {
       throw new Error(`not seated after Take over: ${err.message}\npage: ${shown}\nframes: ${JSON.stringify(frames.slice(-12))}`);
     }
     await page.locator(".hand [data-card]").first().waitFor({ timeout: 20000 });
-    assert.deepEqual(ada.errors, []);
+    assert.deepEqual([...ada.errors, ...bo.errors], []);
+    await bo.context.close();
     await ada.context.close();
   }
 }
