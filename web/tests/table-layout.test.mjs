@@ -45,17 +45,30 @@ async function measure(page, label) {
       ["seat", ".seat"], ["action", ".action"], ["overlay", ".overlay"], ["head", ".table-head"]]) {
       for (const el of document.querySelectorAll(selector)) check(what, el);
     }
+    // Each control of the table's head has its label centred in its box (a link styled as a button
+    // once drew its label 4 px above its neighbours').
+    const offCentre = [];
+    for (const el of document.querySelectorAll(".head-actions button, .head-actions .button")) {
+      const box = el.getBoundingClientRect();
+      if (box.height === 0 || !el.firstChild) continue;
+      const range = document.createRange();
+      range.selectNodeContents(el);
+      const text = range.getBoundingClientRect();
+      const drift = (text.top + text.bottom) / 2 - (box.top + box.bottom) / 2;
+      if (Math.abs(drift) > 2) offCentre.push(`${el.textContent.trim().slice(0, 20)}: ${drift.toFixed(1)} px`);
+    }
     // What sticks out past the right edge, to name in a failure.
     const wide = [...document.querySelectorAll("body *")].filter((el) => el.getBoundingClientRect().right > W + 1)
       .slice(0, 5).map((el) => `${el.tagName.toLowerCase()}.${el.className}: ${Math.round(el.getBoundingClientRect().right)}`);
     return {
-      outside, W, H, wide,
+      outside, W, H, wide, offCentre,
       scrollW: document.documentElement.scrollWidth, scrollH: document.documentElement.scrollHeight,
       seats: document.querySelectorAll(".seat").length, cards: document.querySelectorAll(".hand .card").length,
     };
   }, page.viewportSize());
   await page.screenshot({ path: join(artifacts, `layout-${label}.png`) });
   assert.deepEqual(m.outside, [], `${label}: outside the ${m.W}×${m.H} screen`);
+  assert.deepEqual(m.offCentre, [], `${label}: a head control's label is off its centre`);
   assert.ok(m.scrollW <= m.W, `${label}: the page is ${m.scrollW} px wide on a ${m.W} px screen (${m.wide.join("; ")})`);
   assert.ok(m.scrollH <= m.H, `${label}: the page is ${m.scrollH} px high on a ${m.H} px screen`);
   return m;
