@@ -57,11 +57,26 @@ async function measure(page, label) {
       const drift = (text.top + text.bottom) / 2 - (box.top + box.bottom) / 2;
       if (Math.abs(drift) > 2) offCentre.push(`${el.textContent.trim().slice(0, 20)}: ${drift.toFixed(1)} px`);
     }
+    // The Start button stands out from the felt it sits on (WCAG 1.4.11: 3:1 for a control's
+    // edges against what is next to it; the felt's lightest green is at its centre, #23734a).
+    const luminance = (rgb) => {
+      const [r, g, b] = rgb.match(/\d+/g).slice(0, 3).map(Number).map((c) => {
+        const v = c / 255;
+        return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+      });
+      return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+    };
+    let startContrast = null;
+    const start = document.querySelector("#start");
+    if (start && !start.disabled) {
+      const a = luminance(getComputedStyle(start).backgroundColor), b = luminance("rgb(35, 115, 74)");
+      startContrast = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+    }
     // What sticks out past the right edge, to name in a failure.
     const wide = [...document.querySelectorAll("body *")].filter((el) => el.getBoundingClientRect().right > W + 1)
       .slice(0, 5).map((el) => `${el.tagName.toLowerCase()}.${el.className}: ${Math.round(el.getBoundingClientRect().right)}`);
     return {
-      outside, W, H, wide, offCentre,
+      outside, W, H, wide, offCentre, startContrast,
       scrollW: document.documentElement.scrollWidth, scrollH: document.documentElement.scrollHeight,
       seats: document.querySelectorAll(".seat").length, cards: document.querySelectorAll(".hand .card").length,
     };
@@ -69,6 +84,8 @@ async function measure(page, label) {
   await page.screenshot({ path: join(artifacts, `layout-${label}.png`) });
   assert.deepEqual(m.outside, [], `${label}: outside the ${m.W}×${m.H} screen`);
   assert.deepEqual(m.offCentre, [], `${label}: a head control's label is off its centre`);
+  if (m.startContrast !== null)
+    assert.ok(m.startContrast >= 3, `${label}: the Start button is ${m.startContrast.toFixed(2)}:1 against the felt (3:1 at least)`);
   assert.ok(m.scrollW <= m.W, `${label}: the page is ${m.scrollW} px wide on a ${m.W} px screen (${m.wide.join("; ")})`);
   assert.ok(m.scrollH <= m.H, `${label}: the page is ${m.scrollH} px high on a ${m.H} px screen`);
   return m;
