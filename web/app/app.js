@@ -95,6 +95,8 @@ export class App {
     };
     const banned = status === "closed" && error?.code === "banned";
     this.statusEl.textContent = banned ? "Banned" : words[status] ?? status;
+    // Before the first hello (the name form) no connection was tried: nothing to say of one.
+    this.statusEl.hidden = status === "idle";
     if (banned) this.toast(errorWords(error));
     this.statusEl.dataset.state = status;
     // A toast that says "reconnecting" goes once connected again (it lies over the hand).

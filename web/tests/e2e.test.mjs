@@ -85,6 +85,9 @@ test("a person plays a whole hand against three bots; reload and a lost connecti
   page.on("pageerror", (e) => pageErrors.push(String(e)));
 
   await page.goto(server.url + "/");
+  // Nothing was tried yet: the header says nothing of a connection until there is one to speak of.
+  await page.getByLabel("Your name").waitFor();
+  assert.equal(await page.locator("#status").isVisible(), false, "a connection status before any connection was tried");
   await page.getByLabel("Your name").fill("Ada");
   await page.getByRole("button", { name: "Continue" }).click();
   await page.getByRole("heading", { name: "New table" }).waitFor();

@@ -57,6 +57,10 @@ async function measure(page, label) {
       const drift = (text.top + text.bottom) / 2 - (box.top + box.bottom) / 2;
       if (Math.abs(drift) > 2) offCentre.push(`${el.textContent.trim().slice(0, 20)}: ${drift.toFixed(1)} px`);
     }
+    // The invite link is shown whole where it is shown (on a phone the Copy button stands for it).
+    const invite = document.querySelector(".invite-link");
+    const inviteCut = invite && invite.offsetParent !== null && invite.scrollWidth > invite.clientWidth + 1
+      ? `${invite.scrollWidth} px of link in a ${invite.clientWidth} px field` : null;
     // The Start button stands out from the felt it sits on (WCAG 1.4.11: 3:1 for a control's
     // edges against what is next to it; the felt's lightest green is at its centre, #23734a).
     const luminance = (rgb) => {
@@ -76,7 +80,7 @@ async function measure(page, label) {
     const wide = [...document.querySelectorAll("body *")].filter((el) => el.getBoundingClientRect().right > W + 1)
       .slice(0, 5).map((el) => `${el.tagName.toLowerCase()}.${el.className}: ${Math.round(el.getBoundingClientRect().right)}`);
     return {
-      outside, W, H, wide, offCentre, startContrast,
+      outside, W, H, wide, offCentre, startContrast, inviteCut,
       scrollW: document.documentElement.scrollWidth, scrollH: document.documentElement.scrollHeight,
       seats: document.querySelectorAll(".seat").length, cards: document.querySelectorAll(".hand .card").length,
     };
@@ -84,6 +88,7 @@ async function measure(page, label) {
   await page.screenshot({ path: join(artifacts, `layout-${label}.png`) });
   assert.deepEqual(m.outside, [], `${label}: outside the ${m.W}×${m.H} screen`);
   assert.deepEqual(m.offCentre, [], `${label}: a head control's label is off its centre`);
+  assert.equal(m.inviteCut, null, `${label}: the invite link is cut`);
   if (m.startContrast !== null)
     assert.ok(m.startContrast >= 3, `${label}: the Start button is ${m.startContrast.toFixed(2)}:1 against the felt (3:1 at least)`);
   assert.ok(m.scrollW <= m.W, `${label}: the page is ${m.scrollW} px wide on a ${m.W} px screen (${m.wide.join("; ")})`);
