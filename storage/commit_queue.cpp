@@ -97,7 +97,11 @@ bool CommitQueue::write_group(std::deque<Pending>& group, const std::string& dat
             if (writer.commit()) break;
             continue;
         } catch (const std::exception& e) {
-            writer.failed();
+            {
+                std::lock_guard lock(writer.stats_mutex);
+                ++writer.stats.failed_commits;
+            }
+            if (writer.failed) writer.failed();
             if (abandoned()) {
                 spdlog::error("database {}: stopping with {} table steps not committed ({}): no client was shown "
                               "them; they are lost",
@@ -113,7 +117,12 @@ bool CommitQueue::write_group(std::deque<Pending>& group, const std::string& dat
     for (const Pending& p : group) writes += p.batch.size();
     for (Pending& p : group)
         if (p.done) p.done();
-    writer.committed(group.size(), writes);
+    {
+        std::lock_guard lock(writer.stats_mutex);
+        writer.stats.batches += group.size();
+        writer.stats.writes += writes;
+        ++writer.stats.commits;
+    }
     finished(group.size());
     group.clear();
     return true;

@@ -18,6 +18,7 @@
 #include <optional>
 #include <string>
 #include "storage/records.hpp"
+#include "storage/store.hpp"
 
 namespace sparts::storage {
 
@@ -49,15 +50,17 @@ public:
     // What a writer does with one group, the same for every backend. `commit` writes the
     // group in one transaction and throws on failure, or returns false to be called again
     // at once (PostgreSQL: the steps of a table another node took were dropped from it). A
-    // failure is counted (`failed`) and tried again every `retry` until it succeeds: nothing
-    // is dropped while the server runs. Only a store going away (abandoned) gives the group
-    // up, with everything still queued, and the log says what is lost. Once committed, each
-    // batch's `done` runs, `committed` counts it, and the queue hears that it is finished.
+    // failure is counted in `stats` (under `stats_mutex`), told to `failed` when there is
+    // one, and tried again every `retry` until it succeeds: nothing is dropped while the
+    // server runs. Only a store going away (abandoned) gives the group up, with everything
+    // still queued, and the log says what is lost. Once committed, each batch's `done` runs,
+    // `stats` counts the commit, and the queue hears that the batches are finished.
     struct Writer {
         std::function<bool()> commit;
         std::function<std::string(const std::exception&)> explain;  // a failure, for the log
-        std::function<void()> failed;
-        std::function<void(std::size_t batches, std::uint64_t writes)> committed;
+        std::function<void()> failed;                                // may be empty
+        Store::Stats& stats;
+        std::mutex& stats_mutex;
     };
     // False: given up (the writer ends).
     bool write_group(std::deque<Pending>& group, const std::string& database, std::chrono::milliseconds retry,

@@ -694,14 +694,18 @@ void Lobby::make_quick_table(const Ruleset& rules, std::vector<std::pair<std::sh
     });
 }
 
+void Lobby::list_recovered(const std::shared_ptr<Table>& table) {
+    const TableSummary& s = table->initial_summary();
+    put_table(s);
+    hub_->tables.add(s.id, table);
+    if (auto hash = token_by_player_.find(s.creator); hash != token_by_player_.end())
+        ++players_[hash->second].open_tables;
+    ++open_tables_;  // not counted against an address: which one made it is not kept
+}
+
 void Lobby::adopt(std::shared_ptr<Table> table, std::function<void()> done) {
     net::post(strand_, [this, table = std::move(table), done = std::move(done)] {
-        const TableSummary& s = table->initial_summary();
-        put_table(s);
-        hub_->tables.add(s.id, table);
-        if (auto hash = token_by_player_.find(s.creator); hash != token_by_player_.end())
-            ++players_[hash->second].open_tables;
-        ++open_tables_;  // not counted against an address: which one made it is not kept
+        list_recovered(table);
         count_players();
         if (done) done();
     });
@@ -751,12 +755,7 @@ void Lobby::restore(const std::vector<PlayerRef>& players, const std::vector<std
         token_by_player_[players[i]->id] = token_hashes[i];
     }
     for (const auto& t : tables) {
-        const TableSummary& s = t->initial_summary();
-        put_table(s);
-        hub_->tables.add(s.id, t);
-        if (auto hash = token_by_player_.find(s.creator); hash != token_by_player_.end())
-            ++players_[hash->second].open_tables;
-        ++open_tables_;  // not counted against an address: which one made it is not kept
+        list_recovered(t);
     }
     next_table_ = last_table_number + 1;
     count_players();

@@ -115,6 +115,9 @@ private:
     static Listed listing(const TableSummary& t);
     // tables_[s.id] = s, and the public list with it.
     void put_table(const TableSummary& s);
+    // A table brought back (at start, or taken over from another node): listed, registered,
+    // counted against its creator (on the lobby's strand).
+    void list_recovered(const std::shared_ptr<Table>& table);
     void answer_list(const std::shared_ptr<Connection>& session, const LobbyRequest& request, const ListedTables* others);
     // Quick play: seats whoever the queues match now, and looks again in a quarter second while anyone waits.
     void quick_match();

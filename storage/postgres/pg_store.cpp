@@ -689,17 +689,8 @@ void PgStore::run_writer() {
         // until it succeeds; only a server going away gives up, and says what it leaves.
         const bool written = queue_.write_group(
             group, shown, std::chrono::milliseconds(options_.retry_ms),
-            {[&] { return commit_fenced(group); }, [](const std::exception& e) { return std::string(e.what()); },
-             [&] {
-                 std::lock_guard lock(mutex_);
-                 ++stats_.failed_commits;
-             },
-             [&](std::size_t batches, std::uint64_t writes) {
-                 std::lock_guard lock(mutex_);
-                 stats_.batches += batches;
-                 stats_.writes += writes;
-                 ++stats_.commits;
-             }});
+            {[&] { return commit_fenced(group); }, [](const std::exception& e) { return std::string(e.what()); }, {},
+             stats_, mutex_});
         if (!written) return;
     }
 }

@@ -466,17 +466,7 @@ void SqliteStore::run_writer() {
                  const auto* sqlite = dynamic_cast<const SQLite::Exception*>(&e);
                  return sqlite ? explain(*sqlite, path_) : std::string(e.what());
              },
-             [&] {
-                 writer_dirty_ = true;
-                 std::lock_guard lock(mutex_);
-                 ++stats_.failed_commits;
-             },
-             [&](std::size_t batches, std::uint64_t writes) {
-                 std::lock_guard lock(mutex_);
-                 stats_.batches += batches;
-                 stats_.writes += writes;
-                 ++stats_.commits;
-             }});
+             [&] { writer_dirty_ = true; }, stats_, mutex_});
         if (!written) return;
         clean_journal();
     }
