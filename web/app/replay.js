@@ -1,9 +1,11 @@
-// The replay viewer: a finished game from the archive, every hand face up, with
-// step, play at a speed, and jumps to a hand or a trick (WebSocket replay messages).
+// The replay viewer: a finished game from the archive on the live table's ring
+// (the same seats, trick and cards), every hand face up in its seat, with step,
+// play at a speed, and jumps to a hand or a trick (WebSocket replay messages)
+// beside the table, or under it on a phone.
 
-import { TableModel, describeEvent, errorWords, getGame, bidWords, sideOfSeat } from "../lib/index.js";
+import { TableModel, describeEvent, errorWords, getGame, bidWords, sideOfSeat, trickWinner } from "../lib/index.js";
 import { h, fill, focusKey, restoreFocus } from "./dom.js";
-import { cardEl } from "./table.js";
+import { cardEl, ringPlace } from "./table.js";
 import { presetLabel, optionsInWords } from "./options.js";
 
 const SPEEDS = [1, 2, 4, 8, 16];
@@ -26,6 +28,7 @@ export class ReplayView {
 
   mount(el) {
     this.el = el;
+    document.body.classList.add("at-table");
     this.offs.push(this.client.on("replay_state", (m) => this.onState(m)));
     this.offs.push(this.client.on("replay_event", (m) => this.onEvent(m)));
     this.offs.push(this.client.on("replay_ended", (m) => this.onEnded(m)));
@@ -39,6 +42,7 @@ export class ReplayView {
   }
 
   unmount() {
+    document.body.classList.remove("at-table");
     for (const off of this.offs) off();
     if (this.playing) this.client.replayControl("pause").catch(() => {});
   }
@@ -128,15 +132,20 @@ export class ReplayView {
     const { hand, trick } = this.where();
     if (!this.skeleton) {
       this.headEl = h("p", { class: "muted" });
+      this.trickLine = h("p", { class: "trick-line" });
       this.controlsBox = h("div");
       this.nowEl = h("p", { class: "replay-now", "aria-live": "polite" });
-      this.boardBox = h("div", { class: "replay-layout" });
+      this.scoresBox = h("div", { class: "replay-scores" });
+      this.feltEl = h("div", { class: "felt ring", role: "region", "aria-label": "The table" });
       this.skeleton = true;
-      fill(this.el,
+      fill(this.el, h("div", { class: "table-page replay-page" },
         h("header", { class: "table-head" },
           h("div", {}, h("h1", {}, `Replay: table ${this.table}, game ${this.game} · ${presetLabel(o.ruleset.preset)}`), this.headEl),
+          this.trickLine,
           h("div", { class: "head-actions" }, h("a", { class: "button", href: "#/" }, "Lobby"))),
-        this.controlsBox, this.nowEl, this.boardBox);
+        h("div", { class: "table-main" },
+          this.feltEl,
+          h("aside", { class: "side replay-side", "aria-label": "Replay" }, this.controlsBox, this.nowEl, this.scoresBox))));
     }
     fill(this.headEl, optionsInWords(o.ruleset), ` · event ${this.position} of ${o.events}`,
       hand ? ` · hand ${hand.hand}` : "", trick ? `, trick ${trick}` : "");
@@ -149,7 +158,14 @@ export class ReplayView {
     }
     this.updateControls(hand, trick);
     this.nowEl.textContent = this.lastText || "\u00a0";
-    fill(this.boardBox, this.boardEl());
+    const n = this.model.state.view?.seats ?? this.model.seats ?? 4;
+    this.feltEl.className = `felt ring ring-${n}`;
+    const { caption, center } = this.centerEl(n);
+    this.trickLine.textContent = caption;
+    fill(this.feltEl, this.seatsEl(n), center);
+    // A seat's box is as high as its rows of cards: its half-height keeps it inside the felt.
+    for (const seat of this.feltEl.querySelectorAll(".seat")) seat.style.setProperty("--h", `${Math.ceil(seat.offsetHeight / 2) + 3}px`);
+    fill(this.scoresBox, this.resultEl());
     restoreFocus(this.el, key);
   }
 
@@ -201,37 +217,99 @@ export class ReplayView {
     c.trick.value = trick ? String(trick) : "";
   }
 
-  boardEl() {
+  /** Every seat on the ring, seat 1 at the bottom and the others clockwise from its left, each with its hand face up. */
+  seatsEl(n) {
     const s = this.model.state;
     const v = s.view;
-    const n = v?.seats ?? this.model.seats ?? 4;
-    const seats = Array.from({ length: n }, (_, seat) => {
+    const phone = window.innerWidth < 760;
+    return h("div", { class: `seats seats-${n}` }, Array.from({ length: n }, (_, seat) => {
       const hand = s.hands[seat] ?? [];
-      let score = "";
-      if (v && v.scores.length) {
-        const idx = v.scores.length === n && s.sides.length !== n ? seat : sideOfSeat(s, seat);
-        score = `Score ${v.scores[idx] ?? 0}${v.bags[idx] !== undefined ? ` · bags ${v.bags[idx]}` : ""}`;
+      const place = phone && n >= 5 ? columnPlace(seat, n) : ringPlace(seat, n, 44, 41);
+      const lines = [];
+      if (v) {
+        const bid = v.bids[seat];
+        lines.push(h("div", { class: "tricks" }, h("strong", {}, `${v.tricks[seat]} / ${bid === null || bid === undefined ? "–" : bidWords(bid)}`), h("span", { class: "hint" }, " tricks / bid")));
+        if (v.scores.length) {
+          const idx = v.scores.length === n && s.sides.length !== n ? seat : sideOfSeat(s, seat);
+          const bags = v.bags[idx] !== undefined && v.bags[idx] !== null ? v.bags[idx] : null;
+          // in a phone's narrow box, the short words: one line, not two
+          lines.push(h("div", { class: "score" }, phone ? `${v.scores[idx] ?? 0} pts${bags === null ? "" : ` · ${bags} bags`}`
+            : `Score ${v.scores[idx] ?? 0}${bags === null ? "" : ` · bags ${bags}`}`));
+        }
       }
-      return h("section", { class: `replay-seat${v?.turn === seat ? " on-turn" : ""}`, dataset: { seat: String(seat) }, "aria-label": `${this.nameOf(seat)}'s hand` },
-        h("h2", { class: "seat-name" }, this.nameOf(seat), v?.dealer === seat ? h("span", { class: "badge" }, "Dealer") : ""),
-        v ? h("div", { class: "tricks" }, h("strong", {}, `${v.tricks[seat]} / ${v.bids[seat] === null ? "–" : bidWords(v.bids[seat])}`), h("span", { class: "hint" }, " tricks / bid")) : null,
-        score ? h("div", { class: "score" }, score) : null,
-        h("div", { class: "hand small" }, hand.map((c) => cardEl(c))));
-    });
+      const badges = [];
+      if (v?.dealer === seat) badges.push(h("span", { class: "badge" }, "Dealer"));
+      if (v?.turn === seat) badges.push(h("span", { class: "badge turn" }, "To play"));
+      return h("section", {
+        class: `seat replay-seat pos-${seat}${v?.turn === seat ? " on-turn" : ""}`, dataset: { seat: String(seat) },
+        style: { "--x": `${place.x}%`, "--y": `${place.y}%` },
+        "aria-label": `Seat ${seat + 1}: ${this.nameOf(seat)}`,
+      },
+      h("h2", { class: "seat-name" }, this.nameOf(seat), badges.flatMap((b) => [" ", b])),
+      lines,
+      h("div", { class: "seat-hand", role: "group", "aria-label": `${this.nameOf(seat)}'s hand: ${hand.length} card${hand.length === 1 ? "" : "s"}` },
+        hand.map((c) => cardEl(c))));
+    }));
+  }
+
+  /** The trick in the middle, as on the live table (or the last one, until the next is led); its words. */
+  centerEl(n) {
+    const s = this.model.state;
+    const v = s.view;
     let cards = v?.trick.cards ?? [];
+    let winner = cards.length ? trickWinner(cards, v.kind) : null;
     let caption = v?.phase === "playing" ? `Trick ${v.trick_number}` : "";
+    if (v?.phase === "playing" && cards.length) caption += `: ${this.nameOf(cards[winner].seat)} ${cards.length === n ? "takes it" : "is winning"}`;
+    let done = false;
     if (!cards.length && s.lastTrick) {
       cards = s.lastTrick.cards;
+      winner = cards.findIndex((c) => c.seat === s.lastTrick.winner);
       caption = `${this.nameOf(s.lastTrick.winner)} won trick ${s.lastTrick.trick}`;
+      done = true;
     }
+    if (!v) caption = "Before the deal";
+    // Nearer the middle than on the live table: the seats' boxes hold their hands here.
+    const phone = window.innerWidth < 760;
+    const spread = phone ? (n <= 4 ? [17, 14] : [30, 24]) : [n <= 4 ? 27 : 33, 20];
+    const center = h("div", { class: `center${done ? " done" : ""}`, role: "group", "aria-label": "Cards on the table" },
+      h("div", { class: "trick" }, cards.map(({ seat, card }, i) => {
+        const place = ringPlace(seat, n, ...spread);
+        return h("figure", {
+          class: `played pos-${seat}${i === 0 ? " led" : ""}${i === winner ? " winning" : ""}`,
+          dataset: { seat: String(seat) }, style: { "--x": `${place.x}%`, "--y": `${place.y}%` },
+        }, cardEl(card), h("figcaption", {}, this.nameOf(seat), i === 0 ? h("span", { class: "tag" }, " led") : ""));
+      })),
+      h("div", { class: "center-info" }, h("p", { class: "trick-caption" }, caption)));
+    return { caption, center };
+  }
+
+  /** The hand's score and the game's end, in words, beside the table. */
+  resultEl() {
+    const s = this.model.state;
     const scored = s.handScored;
+    const over = s.gameOver && s.gameOver.reason ? s.gameOver : null;
     return [
-      h("div", { class: "replay-seats" }, seats),
-      h("div", { class: "center replay-center" },
-        h("p", { class: "trick-caption" }, v ? caption : "Before the deal"),
-        h("div", { class: "trick-row" }, cards.map(({ seat, card }) => h("figure", { class: "played" }, cardEl(card), h("figcaption", {}, this.nameOf(seat))))),
-        scored ? h("p", { class: "hint" }, describeEvent(scored, (x) => this.nameOf(x))) : null,
-        s.gameOver && s.gameOver.reason ? h("p", {}, describeEvent({ type: "game_over", ...s.gameOver }, (x) => this.nameOf(x))) : null),
+      scored ? h("p", { class: "replay-scored" }, describeEvent(scored, (x) => this.nameOf(x))) : null,
+      over ? h("p", { class: "replay-over" }, describeEvent({ type: "game_over", ...over }, (x) => this.nameOf(x))) : null,
     ];
   }
+}
+
+/**
+ * Where seat `i` of `n` sits on a phone's tall table when the seats' boxes hold their
+ * hands: seat 1 at the bottom, the others up a column on its left, across the top
+ * (one seat, when they do not pair) and down a column on its right, clockwise as on
+ * the ring; % of the box. A ring would put the top seats' tall boxes over each other.
+ */
+export function columnPlace(i, n) {
+  const others = n - 1;
+  const top = others % 2;
+  const side = (others - top) / 2;
+  // the columns run the table's whole height: the top and bottom seats sit between them
+  const step = side > 1 ? 80 / (side - 1) : 0;
+  if (i === 0) return { x: 50, y: 92 };
+  if (i <= side) return { x: 0, y: side > 1 ? 90 - (i - 1) * step : 50 };
+  if (top && i === side + 1) return { x: 50, y: 8 };
+  const j = i - side - 1 - top;
+  return { x: 100, y: side > 1 ? 10 + j * step : 50 };
 }

@@ -1,8 +1,8 @@
 // Accessibility, checked by axe-core (npm's axe-core, run in the page) against
 // the real server in Chromium: the lobby, the table in every phase (waiting,
 // passing, bidding, playing, the hand scored with the score sheet open, game
-// over) and the replay, at 1280×800 and 390×844: no serious or critical
-// violation. (The pages run under the server's Content-Security-Policy, which
+// over), the replay and the leaderboard, at 1280×800 and 390×844: no serious or critical
+// violation, and nothing marked hidden is drawn. (The pages run under the server's Content-Security-Policy, which
 // refuses an injected script: these contexts bypass it to load axe.) The
 // choosing phase is audited by table-layout.test.mjs, where it is reached.
 
@@ -45,6 +45,9 @@ for (const size of ["desktop", "phone"]) {
     await page.getByRole("link", { name: "Watch the replay" }).click();
     await page.locator("#replay-hand").waitFor({ timeout: 30000 });
     await audit(page, "the replay");
+    await page.goto(server.url + "/#/leaderboard/sparts");
+    await page.getByRole("heading", { name: /leaderboard/i }).waitFor();
+    await audit(page, "the leaderboard");
     assert.deepEqual(ada.errors, []);
     await ada.context.close();
   });

@@ -274,7 +274,7 @@ test("a person plays a whole hand against three bots; reload and a lost connecti
   assert.equal(await page.locator(".replay-seat").count(), 4);
   await page.locator("#replay-step").click();
   await until(async () => (await page.locator(".replay-seat .card").count()) === 51, "51 cards in the hands");
-  assert.equal(await page.locator(".replay-center .played").count(), 1);
+  assert.equal(await page.locator(".center .played").count(), 1);
   await page.selectOption("#replay-trick", "5");
   await until(async () => (await page.locator(".replay-seat .card").count()) === 36, "36 cards in the hands");
   await page.screenshot({ path: join(artifacts, "replay.png"), fullPage: true });

@@ -5,7 +5,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { startServer, launchBrowser, artifactsDir, newPerson } from "./support.mjs";
+import { startServer, launchBrowser, artifactsDir, newPerson, visibleHidden } from "./support.mjs";
 
 let server;
 let browser;
@@ -24,6 +24,8 @@ after(async () => {
 async function pressPlay(page, preset) {
   await page.goto(server.url + "/");
   await page.locator("#status[data-state=open]").waitFor();
+  // Nobody waits yet: no "Stop waiting", nor anything else marked hidden, is drawn.
+  assert.deepEqual(await visibleHidden(page), [], "the lobby before Play now");
   await page.selectOption("#quick-play-preset", preset);
   await page.locator("#quick-play").click();
   await page.locator("#quick-play-status", { hasText: /Waiting for players/ }).waitFor();
@@ -55,8 +57,11 @@ test("two people who press Play now for Spades play at one table, with bots in t
 test("stopping the wait: the player stays in the lobby and is not seated", async () => {
   const cy = await newPerson(browser, "Cy");
   await pressPlay(cy.page, "sparts");
+  assert.ok(await cy.page.locator("#quick-play-cancel").isVisible(), "Stop waiting shows while waiting");
   await cy.page.locator("#quick-play-cancel").click();
   await cy.page.locator("#quick-play").and(cy.page.locator(":enabled")).waitFor();
+  assert.ok(await cy.page.locator("#quick-play-cancel").isHidden(), "Stop waiting hides once stopped");
+  assert.deepEqual(await visibleHidden(cy.page), [], "the lobby after stopping");
   await new Promise((r) => setTimeout(r, 2500)); // past the bots' wait
   assert.match(cy.page.url(), /\/(#\/?)?$/, "still in the lobby");
   assert.equal(await cy.page.locator("#quick-play-status").innerText(), "");

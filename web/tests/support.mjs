@@ -152,7 +152,18 @@ export async function audit(page, where) {
   });
   const bad = found.filter((v) => v.impact === "serious" || v.impact === "critical");
   assert.deepEqual(bad, [], `${where}: ${JSON.stringify(bad, null, 1)}`);
+  assert.deepEqual(await visibleHidden(page), [], `${where}: shown though marked hidden`);
   return found.length;
+}
+
+/**
+ * The elements marked `hidden` that are drawn all the same (a rule giving them a
+ * display beats the attribute's own), each as tag#id.class "text".
+ */
+export function visibleHidden(page) {
+  return page.evaluate(() => [...document.querySelectorAll("[hidden]")]
+    .filter((e) => e.checkVisibility())
+    .map((e) => `${e.tagName.toLowerCase()}${e.id ? `#${e.id}` : ""}${[...e.classList].map((c) => `.${c}`).join("")} "${e.textContent.trim().slice(0, 40)}"`));
 }
 
 /** The two screens the table is tested on. */
@@ -165,7 +176,7 @@ export const SIZES = { desktop: { width: 1280, height: 800 }, phone: { width: 39
  */
 export async function newPerson(browser, name, size = "desktop", extra = {}) {
   const phone = size === "phone";
-  const context = await browser.newContext({ viewport: SIZES[size], isMobile: phone, hasTouch: phone, ...extra });
+  const context = await browser.newContext({ viewport: SIZES[size], isMobile: phone, hasTouch: phone, reducedMotion: "reduce", ...extra });
   await context.addInitScript((n) => {
     localStorage.setItem("sparts.name", n);
     window.__animations = 0;
@@ -199,6 +210,29 @@ export async function createTable(page, url, preset, options = {}, turnSeconds =
   return page.url().match(/#\/table\/(t\d+)/)[1];
 }
 
+/**
+ * Plays one game of `preset` with `options` to its end at `server`, fast: the client
+ * library's example bot (lib/examples/bot.mjs) at one seat, server bots at the others.
+ * Resolves with the table's id (its game 1 is in the archive).
+ */
+export async function playBotGame(server, preset, options = {}) {
+  const ws = server.url.replace(/^http/, "ws") + "/ws";
+  const child = spawn(process.execPath, ["--experimental-websocket", join(here, "../lib/examples/bot.mjs"), ws, preset, "1", JSON.stringify(options)],
+    { stdio: ["ignore", "pipe", "pipe"] });
+  let out = "";
+  child.stdout.on("data", (d) => (out += d));
+  child.stderr.on("data", (d) => (out += d));
+  const code = await new Promise((resolveExit) => {
+    const timer = setTimeout(() => child.kill("SIGKILL"), 120000);
+    child.on("exit", (c) => {
+      clearTimeout(timer);
+      resolveExit(c);
+    });
+  });
+  assert.equal(code, 0, `the example bot's game of ${preset} ${JSON.stringify(options)}: ${out}`);
+  return out.match(/^table (\S+)$/m)[1];
+}
+
 /** Passes the first cards of the hand, as many as asked. */
 export async function passFirstCards(page) {
   const n = Number((await page.getByRole("group", { name: "Pass cards" }).innerText()).match(/Choose (\d+) card/)[1]);
@@ -229,14 +263,21 @@ export async function act(page, what, onPass = passFirstCards) {
 }
 
 /** What the seat is asked to do next ("passing", "bidding", "playing"), or "game-over" (or "hand-scored" when asked to look). */
-export function nextPhase(page, { handScored = false } = {}) {
-  return Promise.race([
-    handScored ? page.locator(".scored").waitFor({ timeout: 30000 }).then(() => "hand-scored") : new Promise(() => {}),
-    page.locator("#pass").waitFor({ timeout: 30000 }).then(() => "passing"),
-    page.locator(".bids button").first().waitFor({ timeout: 30000 }).then(() => "bidding"),
-    page.locator(".hand button.card.playable").first().waitFor({ timeout: 30000 }).then(() => "playing"),
-    page.locator(".game-over").waitFor({ timeout: 30000 }).then(() => "game-over"),
-  ]);
+export async function nextPhase(page, { handScored = false } = {}) {
+  // One wait on every phase's mark at once, then one look at which it is: a wait per
+  // phase would leave the losers polling the page for their 30 s, hundreds at a time
+  // over a game.
+  const marks = ["#pass", ".bids button", ".hand button.card.playable", ".game-over", ...(handScored ? [".scored"] : [])];
+  await page.locator(marks.map((m) => `${m}:visible`).join(", ")).first().waitFor({ timeout: 30000 });
+  const phase = await page.evaluate((withScored) => {
+    if (withScored && document.querySelector(".scored")) return "hand-scored";
+    if (document.querySelector("#pass")) return "passing";
+    if (document.querySelector(".bids button")) return "bidding";
+    if (document.querySelector(".hand button.card.playable")) return "playing";
+    if (document.querySelector(".game-over")) return "game-over";
+    return null;
+  }, handScored);
+  return phase ?? nextPhase(page, { handScored });
 }
 
 /** One step of the seat's play; returns what it was. */

@@ -2,13 +2,15 @@
 // At 1280×800 and at 390×844, in every phase (choosing, passing, bidding,
 // playing, the hand scored, game over) and for 3 to 10 seats with two decks (31
 // cards in a hand), the hand, the trick, the action and every seat lie inside
-// the viewport, and the page scrolls neither way. A screenshot of each phase and
-// size goes to the artifacts (layout-*.png: the contact sheet).
+// the viewport, no seat lies over another or over the trick, and the page
+// scrolls neither way. The replay the same, for 2 to 10 seats, with every hand
+// face up in its seat. A screenshot of each phase and size goes to the
+// artifacts (layout-*.png: the contact sheet).
 
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { startServer, launchBrowser, artifactsDir, audit, newPerson, createTable, playThrough } from "./support.mjs";
+import { startServer, launchBrowser, artifactsDir, audit, newPerson, createTable, playThrough, until, playBotGame } from "./support.mjs";
 
 let server;
 let slow; // bots that wait 1.5 s a move: time for a person to take over the chooser's seat
@@ -42,7 +44,7 @@ async function measure(page, label) {
       }
     };
     for (const [what, selector] of [["hand", ".hand"], ["hand card", ".hand .card"], ["trick", ".center"], ["trick card", ".center .card"],
-      ["seat", ".seat"], ["action", ".action"], ["overlay", ".overlay"], ["head", ".table-head"]]) {
+      ["seat", ".seat"], ["action", ".action"], ["overlay", ".overlay"], ["head", ".table-head"], ["replay controls", ".replay-side"]]) {
       for (const el of document.querySelectorAll(selector)) check(what, el);
     }
     // Each control of the table's head has its label centred in its box (a link styled as a button
@@ -76,18 +78,38 @@ async function measure(page, label) {
       const a = luminance(getComputedStyle(start).backgroundColor), b = luminance("rgb(35, 115, 74)");
       startContrast = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
     }
+    // No seat lies over another, nor over a card of the trick.
+    const overlaps = [];
+    const seats = [...document.querySelectorAll(".felt .seat")];
+    const over = (a, b) => {
+      const r = a.getBoundingClientRect(), q = b.getBoundingClientRect();
+      return Math.min(r.right, q.right) - Math.max(r.left, q.left) > 1 && Math.min(r.bottom, q.bottom) - Math.max(r.top, q.top) > 1;
+    };
+    seats.forEach((a, i) => seats.slice(i + 1).forEach((b) => { if (over(a, b)) overlaps.push(`seats ${a.dataset.seat} and ${b.dataset.seat}`); }));
+    for (const played of document.querySelectorAll(".center figure")) {
+      for (const seat of seats) if (over(played, seat)) overlaps.push(`${played.querySelector(".card")?.dataset.card} of the trick and seat ${seat.dataset.seat}`);
+    }
+    // The replay's hands: every card in its seat's box, none cut by its edge.
+    const cut = [];
+    for (const card of document.querySelectorAll(".seat-hand .card")) {
+      const r = card.getBoundingClientRect(), box = card.closest(".seat").getBoundingClientRect();
+      if (r.left < box.left - 1 || r.right > box.right + 1 || r.top < box.top - 1 || r.bottom > box.bottom + 1) cut.push(card.dataset.card);
+    }
     // What sticks out past the right edge, to name in a failure.
     const wide = [...document.querySelectorAll("body *")].filter((el) => el.getBoundingClientRect().right > W + 1)
       .slice(0, 5).map((el) => `${el.tagName.toLowerCase()}.${el.className}: ${Math.round(el.getBoundingClientRect().right)}`);
     return {
-      outside, W, H, wide, offCentre, startContrast, inviteCut,
+      outside, W, H, wide, offCentre, startContrast, inviteCut, overlaps, cut,
       scrollW: document.documentElement.scrollWidth, scrollH: document.documentElement.scrollHeight,
       seats: document.querySelectorAll(".seat").length, cards: document.querySelectorAll(".hand .card").length,
+      seatCards: document.querySelectorAll(".seat-hand .card").length, trickCards: document.querySelectorAll(".center .card").length,
     };
   }, page.viewportSize());
   await page.screenshot({ path: join(artifacts, `layout-${label}.png`) });
   assert.deepEqual(m.outside, [], `${label}: outside the ${m.W}×${m.H} screen`);
   assert.deepEqual(m.offCentre, [], `${label}: a head control's label is off its centre`);
+  assert.deepEqual(m.overlaps, [], `${label}: one thing over another`);
+  assert.deepEqual(m.cut, [], `${label}: cards of a seat's hand cut by its box`);
   assert.equal(m.inviteCut, null, `${label}: the invite link is cut`);
   if (m.startContrast !== null)
     assert.ok(m.startContrast >= 3, `${label}: the Start button is ${m.startContrast.toFixed(2)}:1 against the felt (3:1 at least)`);
@@ -168,6 +190,41 @@ for (const size of ["desktop", "phone"]) {
     await ada.context.close();
   });
 }
+
+// The seat counts of the replay's test, each with its hand size: the longest hands
+// (24, 31 with two decks at three seats, 17 at six) and the most seats (ten with 10 cards each).
+const REPLAYED = [[2, {}], [3, { decks: 2, hand_size: 31 }], [4, {}], [5, {}], [6, { decks: 2 }], [7, {}], [8, {}], [9, {}], [10, { decks: 2 }]];
+
+test("the replay is drawn on the table's ring with every hand face up, and fits one screen at both sizes for 2 to 10 seats", async () => {
+  for (const [seats, extra] of REPLAYED) {
+    const table = await playBotGame(server, "spartsel", { seats, hands: 1, ...extra });
+    for (const size of ["desktop", "phone"]) {
+      const eye = await newPerson(browser, "Eye", size);
+      const { page } = eye;
+      await page.goto(`${server.url}/#/replay/${table}/1`);
+      await page.locator("#replay-hand").waitFor({ timeout: 30000 });
+      // just before the first trick: every hand whole, face up
+      await page.selectOption("#replay-hand", "1");
+      await page.locator("#replay-trick option[value='1']").waitFor({ state: "attached" });
+      await page.selectOption("#replay-trick", "1");
+      await until(async () => /hand 1, trick 1$/.test(await page.locator(".table-head .muted").innerText()), "the jump to trick 1");
+      const dealt = await measure(page, `replay-${seats}-dealt-${size}`);
+      assert.equal(dealt.seats, seats);
+      const each = dealt.seatCards / seats;
+      assert.ok(Number.isInteger(each) && each >= 5, `${seats} seats: ${dealt.seatCards} cards face up`);
+      // two steps on: the trick's first cards in the middle, as on the live table
+      for (let i = 0; i < 2; i++) {
+        const at = await page.locator(".table-head .muted").innerText();
+        await page.locator("#replay-step").click();
+        await until(async () => (await page.locator(".table-head .muted").innerText()) !== at, "a step");
+      }
+      const trick = await measure(page, `replay-${seats}-trick-${size}`);
+      assert.ok(trick.trickCards >= 2);
+      assert.deepEqual(eye.errors, []);
+      await eye.context.close();
+    }
+  }
+});
 
 test("the layout checks can fail: a page wider than the screen is caught", async () => {
   const ada = await newPerson(browser, "Ada", "phone");
