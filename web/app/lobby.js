@@ -320,9 +320,31 @@ export class LobbyView {
       fill(this.gamesEl, h("ul", { class: "game-list" }, games.map((g) => h("li", {},
         h("a", { href: `#/replay/${encodeURIComponent(g.table)}/${g.game}` }, `Replay ${g.table} game ${g.game}`),
         ` — ${presetLabel(g.preset)}, ${(g.players ?? []).map((p) => p?.name ?? "?").join(", ")}`,
+        resultWords(g) ? h("span", { class: "game-result" }, ` · ${resultWords(g)}`) : "",
         g.finished ? `, ${new Date(g.finished).toLocaleString()}` : ""))));
     } catch (err) {
       fill(this.gamesEl, h("p", { class: "muted" }, err.code === "no_archive" ? "This server keeps no archive." : errorWords(err)));
     }
   }
+}
+
+/**
+ * A finished game's result in words, from its summary: "won by Ada & Cy, 3 to -290".
+ * A side is one seat when there are as many scores as seats; with fewer, the partners
+ * sit alternately round the table (seat i on side i mod the number of sides), as every
+ * partnership of the presets does.
+ */
+export function resultWords(g) {
+  const over = g.result?.game_over;
+  const players = g.players ?? [];
+  if (!over || !over.scores?.length || !players.length) return "";
+  const k = over.scores.length;
+  if (players.length % k !== 0) return "";
+  const name = (seat) => (players[seat]?.bot ? `Bot ${seat + 1}` : players[seat]?.name ?? `Seat ${seat + 1}`);
+  const side = (i) => players.map((_, seat) => seat).filter((seat) => seat % k === i).map(name).join(" & ");
+  const order = over.scores.map((score, i) => ({ i, score, rank: over.ranks?.[i] })).sort((a, b) => b.score - a.score);
+  const first = order.filter((x) => x.rank === 1);
+  const scores = order.map((x) => x.score).join(" to ");
+  if (first.length !== 1) return `${first.map((x) => side(x.i)).join(" and ")} tied for first, ${scores}`;
+  return `won by ${side(first[0].i)}, ${scores}`;
 }

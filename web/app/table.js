@@ -667,7 +667,8 @@ export class TableView {
     const rows = g.scores.map((score, i) => ({ rank: ranks[i], score, seats: sides[i] ?? [i] })).sort((a, b) => a.rank - b.rank);
     const asked = s.you !== null && s.again.includes(s.you);
     return h("section", { class: "card-panel game-over", "aria-labelledby": "over-title" },
-      h("h2", { id: "over-title" }, "Game over"),
+      h("h2", { id: "over-title" }, this.gameOverTitle(sides, ranks)),
+      this.yourResultEl(sides, ranks),
       h("table", { class: "score-table ranks" },
         h("thead", {}, h("tr", {}, ["Rank", "Players", "Score"].map((x) => h("th", { scope: "col" }, x)))),
         h("tbody", {}, rows.map((r) => h("tr", { class: r.rank === 1 ? "winner" : "" },
@@ -679,6 +680,39 @@ export class TableView {
       this.fairDealEl(),
       s.you !== null ? h("button", { type: "button", class: "primary", id: "again", dataset: { focusKey: "again" }, disabled: asked, onclick: () => this.act(() => this.client.again(this.table), "Play again") }, asked ? "Waiting for the others…" : "Play again") : null,
       h("p", {}, h("a", { href: `#/replay/${encodeURIComponent(this.table)}/${s.game}` }, "Watch the replay")));
+  }
+
+  /** "Game over: Ada & Bot 3 win" (or who tie for first). */
+  gameOverTitle(sides, ranks) {
+    const names = (seats) => seats.map((x) => this.nameOf(x)).join(" & ");
+    const first = sides.filter((_, i) => ranks[i] === 1);
+    if (first.length !== 1) return `Game over: ${first.map(names).join(" and ")} tie for first`;
+    return `Game over: ${names(first[0])} win${first[0].length === 1 ? "s" : ""}`;
+  }
+
+  /**
+   * What the game means for the person seated: won or lost (with whom), or their place
+   * among more sides; whether it was rated (no game with a bot seat is) and their new
+   * rating once read.
+   */
+  yourResultEl(sides, ranks) {
+    const s = this.state;
+    if (s.you === null) return null;
+    const mine = sides.findIndex((side) => side.includes(s.you));
+    if (mine < 0) return null;
+    const partners = sides[mine].filter((x) => x !== s.you).map((x) => this.nameOf(x)).join(" & ");
+    const withWhom = partners ? ` with ${partners}` : "";
+    const firsts = ranks.filter((r) => r === 1).length;
+    const rank = ranks[mine];
+    const ordinal = (r) => (r === 1 ? "1st" : r === 2 ? "2nd" : r === 3 ? "3rd" : `${r}th`);
+    const outcome = rank === 1 ? (firsts === 1 ? `You won${withWhom}.` : `You tied for first${withWhom}.`)
+      : sides.length === 2 ? `You lost${withWhom}.` : `You came ${ordinal(rank)} of ${sides.length}${withWhom}.`;
+    const bots = (s.info?.seats ?? []).some((x) => x?.bot);
+    const own = this.ratings?.rows.find((x) => x.seat === s.you)?.row;
+    const signed = (x) => (Math.round(x) > 0 ? `+${Math.round(x)}` : String(Math.round(x)));
+    const rated = bots ? "Unrated: bots at the table."
+      : own ? `Your rating: ${Math.round(own.rating)} (${signed(own.last_game.change)}).` : "";
+    return h("p", { class: `your-result ${rank === 1 ? "won" : "lost"}`, id: "your-result" }, h("strong", {}, outcome), rated ? ` ${rated}` : "");
   }
 
   /**

@@ -7,7 +7,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { startServer, launchBrowser, artifactsDir, newPerson, playThrough, rawGet } from "./support.mjs";
+import { startServer, launchBrowser, artifactsDir, newPerson, playThrough, rawGet, until } from "./support.mjs";
 
 let server;
 let browser;
@@ -64,6 +64,21 @@ test("four people play an all-human game: the game-over panel shows each one's n
     const text = await panel.innerText();
     for (const name of names) assert.match(text, new RegExp(name));
   }
+  // Each one's own result: won or lost with their partner (across the table), and their new rating.
+  const over = await people[0].page.evaluate(() => window.sparts.app.view.state.gameOver);
+  const tied = over.ranks[0] === over.ranks[1];
+  const winners = tied ? [0, 1, 2, 3] : over.ranks[0] === 1 ? [0, 2] : [1, 3];
+  for (const [i, p] of people.entries()) {
+    const words = await p.page.locator("#your-result").innerText();
+    const partner = names[(i + 2) % 4];
+    const outcome = tied ? "tied for first" : winners.includes(i) ? "won" : "lost";
+    assert.match(words, new RegExp(`^You ${outcome} with ${partner}\\.`), `${names[i]}: ${words}`);
+    await until(async () => /Your rating: \d+ \([+-]?\d+\)\./.test(await p.page.locator("#your-result").innerText()), `${names[i]}'s rating in their result`);
+  }
+  const title = await people[0].page.locator("#over-title").innerText();
+  const shown = (i) => (i === 0 ? "Ada (you)" : names[i]);
+  assert.equal(title, tied ? `Game over: ${shown(0)} & ${shown(2)} and ${shown(1)} & ${shown(3)} tie for first`
+    : `Game over: ${winners.map(shown).join(" & ")} win`);
   await people[0].page.screenshot({ path: join(artifacts, "ratings-game-over.png") });
   const ids = await Promise.all(people.map(async (p) => {
     const seat = await p.page.evaluate(() => window.sparts.app.view.state.you);
@@ -83,6 +98,11 @@ test("four people play an all-human game: the game-over panel shows each one's n
   // The leaderboard, from the lobby: the four by rating; a player's page from it.
   const { page } = people[0];
   await page.goto(server.url + "/");
+  // (and the lobby's finished game says who won)
+  const finished = page.locator(".game-list li", { hasText: `Replay ${table} game 1` });
+  await finished.waitFor();
+  assert.match(await finished.innerText(), tied ? /Ada & Cy and Bo & Di tied for first/
+    : new RegExp(`won by ${winners.map((i) => names[i]).join(" & ")}, -?\\d+ to -?\\d+`));
   await page.getByRole("link", { name: "Spades", exact: true }).first().click();
   await page.waitForURL(/#\/leaderboard\/spades/);
   const board = page.locator("#leaderboard tbody tr");
@@ -112,6 +132,8 @@ test("a game with a bot seat shows no rating", async () => {
   await page.locator(".game-over").waitFor();
   await new Promise((r) => setTimeout(r, 1500));  // time enough for the ratings to be read, were there any
   assert.equal(await page.locator("#game-ratings").count(), 0);
+  assert.match(await page.locator("#your-result").innerText(), /^You (won|lost|tied for first) with Bot 3\. Unrated: bots at the table\.$/);
+  assert.match(await page.locator("#over-title").innerText(), /^Game over: ((Ada \(you\) & Bot 3|Bot 2 & Bot 4) win|.* tie for first)$/);
   assert.deepEqual(ada.errors, []);
   await ada.context.close();
 });
