@@ -24,10 +24,11 @@ default_dir=build
 [ "$sanitize" = "ON" ] && default_dir=build-asan
 build=${BUILD_DIR:-$default_dir}
 jobs=$(nproc)
-# Most end-to-end tests wait on sockets and timers, not on a core: CTest runs
-# twice as many tests at once as there are cores (tests/CMakeLists.txt gives
-# the longest ones a COST so that they start first).
-test_jobs=${TEST_JOBS:-$(( 2 * jobs ))}
+# CTest runs -j four times the cores: a test that keeps a core busy counts two
+# slots and a browser test, which mostly waits on Chromium and the server, one
+# (PROCESSORS in tests/CMakeLists.txt), so two busy tests a core, with the
+# browser tests beside them. The longest tests start first (their COST).
+test_jobs=${TEST_JOBS:-$(( 4 * jobs ))}
 
 if [ "$sanitize" = "ON" ]; then
   cxx=${CXX_SANITIZE:-clang++-15}
