@@ -191,6 +191,9 @@ void Lobby::welcome_back(PendingHello& answer, const LobbyRequest& request, cons
 
 void Lobby::answer_hello(PendingHello& answer, const LobbyRequest& request, PlayerRef player, const std::string& hash,
                          json reply) {
+    // Quick play's terms, so that a client can say them before anyone presses Play now.
+    reply["quick_play"] = {{"turn_seconds", hub_->config.turn_seconds},
+                           {"bots_after_ms", hub_->config.quick_play_wait_ms}};
     // Many nodes: the client learns it should open a connection per table (/ws?table=ID).
     if (!hub_->config.node_id.empty()) reply["node"] = hub_->config.node_id;
     // The player (and its name) is stored before the client hears of it:
@@ -594,7 +597,8 @@ void Lobby::enqueue_quick_player(const std::shared_ptr<Connection>& session, con
     session->send(ok_reply(request.id, "quick_play",
                            {{"ruleset", to_json(rules)},
                             {"waiting", queue->second.size()},
-                            {"bots_after_ms", hub_->config.quick_play_wait_ms}}));
+                            {"bots_after_ms", hub_->config.quick_play_wait_ms},
+                            {"turn_seconds", hub_->config.turn_seconds}}));
     quick_match();
 }
 

@@ -3,15 +3,16 @@
 import { errorWords, listGames } from "../lib/index.js";
 import { h, fill, focusKey, restoreFocus } from "./dom.js";
 import { PRESETS, optionsFor, formValue, wireValue, optionsInWords, presetLabel } from "./options.js";
+import { seatNames } from "./names.js";
 
 // Tables a page of the lobby's list holds: a phone's screen or two.
 const TABLES_PER_PAGE = 20;
 
 const STATE_WORDS = { waiting: "Waiting for players", playing: "Playing", over: "Game over" };
 
-function seatWords(holder) {
-  if (!holder) return "empty";
-  return holder.bot ? "Bot" : holder.name;
+/** A turn time in words: "60 s a turn", or "no turn limit". */
+function turnWords(seconds) {
+  return seconds ? `${seconds} s a turn` : "no turn limit";
 }
 
 export class LobbyView {
@@ -53,9 +54,13 @@ export class LobbyView {
         h("h2", { id: "leaderboards" }, "Leaderboards"),
         h("p", { class: "preset-links" }, PRESETS.map((p) => h("a", { href: `#/leaderboard/${p.name}` }, p.label)))));
     this.renderForm("spades");
-    this.offs.push(this.client.on("hello", () => this.refresh()));
+    this.offs.push(this.client.on("hello", () => {
+      this.showQuickTerms();
+      this.refresh();
+    }));
     this.offs.push(this.client.on("quick_play_matched", (m) => {
       this.waiting = null;
+      this.stopCountdown();
       this.app.go(`#/table/${m.table}`);
     }));
     if (this.client.status === "open") this.refresh();
@@ -65,6 +70,7 @@ export class LobbyView {
 
   unmount() {
     clearInterval(this.timer);
+    clearInterval(this.countdown);
     for (const off of this.offs) off();
   }
 
@@ -74,17 +80,22 @@ export class LobbyView {
     this.quickStatus = h("p", { class: "hint", role: "status", id: "quick-play-status" });
     const play = h("button", { type: "button", class: "primary", id: "quick-play" }, "Play now");
     const cancel = h("button", { type: "button", id: "quick-play-cancel", hidden: true }, "Stop waiting");
+    // What quick play will do, said before anyone presses (the server's hello tells it).
+    this.quickTerms = h("p", { class: "hint", id: "quick-play-terms" });
+    this.quickCountdown = h("p", { class: "hint", id: "quick-play-countdown" });
     const show = (text, waiting) => {
       this.quickStatus.textContent = text;
       play.disabled = waiting;
       cancel.hidden = !waiting;
+      if (!waiting) this.stopCountdown();
     };
     play.onclick = async () => {
       show("Looking for players…", true);
       try {
         const ok = await this.client.quickPlay(select.value);
         this.waiting = ok;
-        show(`Waiting for players (${ok.waiting} waiting). Bots take the empty seats after ${Math.round(ok.bots_after_ms / 1000)} seconds.`, true);
+        show(`Waiting for players (${ok.waiting} waiting), for a table with ${turnWords(ok.turn_seconds)}.`, true);
+        this.startCountdown(Date.now() + ok.bots_after_ms);
       } catch (err) {
         show(errorWords(err), false);
       }
@@ -98,11 +109,42 @@ export class LobbyView {
       this.waiting = null;
       show("", false);
     };
+    this.showQuickTerms();
     return h("section", { class: "card-panel", "aria-labelledby": "quick-play-title" },
       h("h2", { id: "quick-play-title" }, "Quick play"),
+      this.quickTerms,
       h("div", { class: "quick-play" },
         h("label", { for: "quick-play-preset" }, "Game "), select, " ", play, " ", cancel),
-      this.quickStatus);
+      this.quickStatus,
+      this.quickCountdown);
+  }
+
+  showQuickTerms() {
+    const t = this.client.quickPlayTerms;
+    this.quickTerms.textContent = t
+      ? `Seats you with others who want the same game, at a table with ${turnWords(t.turn_seconds)}; bots take the seats nobody came for after ${Math.round(t.bots_after_ms / 1000)} s.`
+      : "Seats you with others who want the same game; bots take the seats nobody came for.";
+  }
+
+  /** The seconds left until bots fill the table, counted down (not read out at every tick: it is not a live region). */
+  startCountdown(at) {
+    this.stopCountdown();
+    const tick = () => {
+      const left = Math.max(0, Math.ceil((at - Date.now()) / 1000));
+      this.quickCountdown.textContent = left > 0 ? `Bots take the empty seats in ${left} s.` : "Bots are taking the empty seats…";
+      this.quickCountdown.dataset.left = String(left);
+    };
+    tick();
+    this.countdown = setInterval(tick, 1000);
+  }
+
+  stopCountdown() {
+    clearInterval(this.countdown);
+    this.countdown = null;
+    if (this.quickCountdown) {
+      this.quickCountdown.textContent = "";
+      delete this.quickCountdown.dataset.left;
+    }
   }
 
   nameSection() {
@@ -193,9 +235,23 @@ export class LobbyView {
     const mine = (t) => this.client.seats.some((s) => s.table === t.table);
     tables = [...tables].sort((a, b) => Number(mine(b)) - Number(mine(a)));
     const listed = new Set(tables.map((t) => t.table));
-    const yours = this.client.seats.filter((s) => !listed.has(s.table)).map((s) =>
-      h("p", { class: "your-game" }, `You hold seat ${s.seat + 1} at table ${s.table}. `,
-        h("button", { type: "button", class: "primary", dataset: { focusKey: `back-${s.table}` }, onclick: () => this.app.go(`#/table/${s.table}`) }, "Back to your seat")));
+    const yours = this.client.seats.filter((s) => !listed.has(s.table)).map((s) => {
+      // A seat is held until its table closes or you leave it: after its game, say so.
+      const state = this.client.models.get(s.table)?.state;
+      const over = Boolean(state?.gameOver) || state?.info?.state === "over";
+      const back = h("button", { type: "button", class: "primary", dataset: { focusKey: `back-${s.table}` }, onclick: () => this.app.go(`#/table/${s.table}`) },
+        over ? "Back to the table" : "Back to your seat");
+      if (!over) return h("p", { class: "your-game" }, `You hold seat ${s.seat + 1} at table ${s.table}. `, back);
+      return h("p", { class: "your-game", dataset: { over: "true" } }, `Your game at table ${s.table} is over; you keep seat ${s.seat + 1} for another. `, back, " ",
+        h("button", { type: "button", dataset: { focusKey: `leave-${s.table}` }, onclick: async () => {
+          try {
+            await this.client.leave(s.table);
+          } catch (err) {
+            this.app.toast(errorWords(err));
+          }
+          this.refresh();
+        } }, "Leave the table"));
+    });
     const empty = h("p", { class: "muted" }, this.showAll ? "No public tables." : "No open tables: create one below.");
     fill(this.tablesEl, yours, tables.length ? this.tableList(tables) : yours.length ? null : empty);
   }
@@ -213,10 +269,11 @@ export class LobbyView {
       h("th", { scope: "row" }, t.table),
       h("td", {}, presetLabel(t.ruleset.preset)),
       h("td", {}, optionsInWords(t.ruleset), t.turn_seconds ? `; ${t.turn_seconds} s a turn` : "; no turn limit"),
-      h("td", {}, t.seats.map(seatWords).join(", ")),
+      h("td", {}, seatNames(t.seats, this.client.player).map((x) => x ?? "empty").join(", ")),
       h("td", {}, STATE_WORDS[t.state] ?? t.state, t.spectators ? ` · ${t.spectators} watching` : ""),
       h("td", { class: "actions" },
-        mine ? h("button", { type: "button", class: "primary", dataset: { focusKey: `back-${t.table}` }, onclick: () => this.app.go(`#/table/${t.table}`) }, "Back to your seat")
+        mine ? h("button", { type: "button", class: "primary", dataset: { focusKey: `back-${t.table}` }, onclick: () => this.app.go(`#/table/${t.table}`) },
+          t.state === "over" ? "Back to the table" : "Back to your seat")
           : free ? h("button", { type: "button", class: "primary", dataset: { focusKey: `join-${t.table}` }, onclick: () => this.join(t.table) }, `Join ${t.table}`) : null,
         mine ? null : h("button", { type: "button", dataset: { focusKey: `watch-${t.table}` }, onclick: () => this.app.go(`#/table/${t.table}?watch=1`) }, `Watch ${t.table}`)));
   }
@@ -319,7 +376,7 @@ export class LobbyView {
       }
       fill(this.gamesEl, h("ul", { class: "game-list" }, games.map((g) => h("li", {},
         h("a", { href: `#/replay/${encodeURIComponent(g.table)}/${g.game}` }, `Replay ${g.table} game ${g.game}`),
-        ` — ${presetLabel(g.preset)}, ${(g.players ?? []).map((p) => p?.name ?? "?").join(", ")}`,
+        ` — ${presetLabel(g.preset)}, ${seatNames(g.players ?? [], this.client.player).map((x) => x ?? "?").join(", ")}`,
         resultWords(g) ? h("span", { class: "game-result" }, ` · ${resultWords(g)}`) : "",
         g.finished ? `, ${new Date(g.finished).toLocaleString()}` : ""))));
     } catch (err) {

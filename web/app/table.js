@@ -8,6 +8,7 @@ import {
 } from "../lib/index.js";
 import { h, patch, focusKey, restoreFocus } from "./dom.js";
 import { optionsInWords, presetLabel } from "./options.js";
+import { seatNames } from "./names.js";
 
 const KIND_WORDS = { spades: "Spades", hearts: "Hearts", sparts: "Sparts", undecided: "to be chosen" };
 const PHASE_WORDS = { dealing: "Dealing", choosing: "Choosing", passing: "Passing", bidding: "Bidding", playing: "Playing", game_over: "Game over" };
@@ -183,8 +184,9 @@ export class TableView {
   nameOf(seat) {
     const s = this.state;
     const holder = s.info?.seats[seat];
-    // Bots are all named "Bot": the seat number tells them apart.
-    const name = holder ? (holder.bot ? `Bot ${seat + 1}` : holder.name) : `Seat ${seat + 1}`;
+    if (!holder) return seat === s.you ? `Seat ${seat + 1} (you)` : `Seat ${seat + 1}`;
+    // Bots are all named "Bot": the seat number tells them apart; two people of one name, their ids.
+    const name = seatNames(s.info.seats, null, { botSeats: true })[seat];
     return seat === s.you ? `${name} (you)` : name;
   }
 
@@ -273,6 +275,7 @@ export class TableView {
         h("div", { class: "table-main" },
           h("div", { class: `felt ring ring-${n}`, role: "region", "aria-label": "The table" },
             this.seatsEl(),
+            this.scoreboardEl(),
             this.centerEl(),
             this.actionEl(),
             this.noticeEl(),
@@ -412,27 +415,38 @@ export class TableView {
         h("strong", {}, `${v.tricks[seat]} / ${bid === null || bid === undefined ? "–" : bid === "secret" ? "?" : bidWords(bid)}`),
         h("span", { class: "hint" }, " tricks / bid")));
     }
-    if (score !== null && score !== undefined) {
-      lines.push(h("div", { class: "score" }, `Score ${score}`, bags !== undefined && bags !== null ? ` · bags ${bags}` : ""));
+    // A partnership's score is the side's: on the scoreboard once, not on each partner.
+    if (score !== null && score !== undefined && !this.partnered()) {
+      const hasBags = bags !== undefined && bags !== null;
+      // A phone's seat box is a few words wide: the short words, whole, rather than the long ones cut.
+      lines.push(h("div", { class: "score" }, window.innerWidth < 760 && place
+        ? `${score} pts${hasBags && bags ? ` · ${bags} bags` : ""}` : `Score ${score}${hasBags ? ` · bags ${bags}` : ""}`));
     }
     if (v && (v.kind === "hearts" || v.kind === "sparts")) {
       const taken = v.points_taken?.[seat] ?? [];
       const hearts = taken.filter((c) => c[1] === "H").length;
       const queen = taken.some((c) => c.startsWith("QS"));
       const jack = taken.some((c) => c.startsWith("JD"));
+      const sep = window.innerWidth < 760 && place ? " " : " \u00b7 ";  // a phone's box: every mark whole
       lines.push(h("div", { class: "points", "aria-label": `${hearts} heart${hearts === 1 ? "" : "s"} taken${queen ? ", and the queen of spades" : ""}${jack ? ", and the jack of diamonds" : ""}` },
-        `\u2665 ${hearts}`, queen ? h("span", { class: "queen" }, " \u00b7 Q\u2660") : "", jack ? h("span", { class: "jack" }, " \u00b7 J\u2666") : ""));
+        `\u2665 ${hearts}`, queen ? h("span", { class: "queen" }, `${sep}Q\u2660`) : "", jack ? h("span", { class: "jack" }, `${sep}J\u2666`) : ""));
     }
     if (v) lines.push(h("div", { class: "hint cards-left" }, `${v.hand_sizes[seat]} card${v.hand_sizes[seat] === 1 ? "" : "s"}`));
     const badges = [];
-    if (v && v.dealer === seat) badges.push(h("span", { class: "badge" }, "Dealer"));
+    // On a phone a seat's box is a few words wide: the dealer's badge is the dealer button's "D",
+    // a seat that has passed a tick (the whole word is still there for a screen reader).
+    const short = (word, mark) => (window.innerWidth < 760 && place
+      ? [h("span", { class: "sr-only" }, word), h("span", { "aria-hidden": "true", title: word }, mark)] : word);
+    if (v && v.dealer === seat) badges.push(h("span", { class: "badge" }, short("Dealer", "D")));
     if (v && s.you !== null && seat !== s.you && v.partners[s.you]?.includes(seat)) badges.push(h("span", { class: "badge" }, "Partner"));
     if (s.absent.includes(seat)) badges.push(h("span", { class: "badge warn" }, "Away"));
-    if (v?.phase === "passing" && v.passed_seats.includes(seat)) badges.push(h("span", { class: "badge" }, "Passed"));
+    if (v?.phase === "passing" && v.passed_seats.includes(seat)) badges.push(h("span", { class: "badge" }, short("Passed", "\u2713")));
     if (s.again.includes(seat)) badges.push(h("span", { class: "badge" }, "Wants again"));
     if (onTurn) {
-      badges.push(h("span", { class: "badge turn" }, seat === s.you ? "Your turn" : "To play",
-        s.turnDeadline ? [" ", h("span", { class: "timer", dataset: { deadline: String(s.turnDeadline) } })] : ""));
+      // Another seat's turn is its clock alone (its box is a few words wide and already lit): "To play" without one.
+      const timer = s.turnDeadline ? h("span", { class: "timer", dataset: { deadline: String(s.turnDeadline) } }) : null;
+      badges.push(seat === s.you ? h("span", { class: "badge turn" }, "Your turn", timer ? [" ", timer] : "")
+        : h("span", { class: "badge turn", title: "To play" }, timer ? [h("span", { class: "sr-only" }, "To play, "), timer] : "To play"));
     }
     const buttons = [];
     const waiting = !v || s.info?.state === "waiting";
@@ -452,6 +466,46 @@ export class TableView {
       h("div", { class: "badges" }, badges),
       lines,
       buttons.length ? h("div", { class: "seat-buttons" }, buttons) : null);
+  }
+
+  /** Whether the game is played in partnerships whose scores are the side's. */
+  partnered() {
+    const s = this.state;
+    const v = s.view;
+    return Boolean(v && v.scores.length && s.sides.length === v.scores.length && s.sides.some((side) => side.length > 1));
+  }
+
+  /**
+   * One scoreboard a side (yours first, "Us"), each with its bid (the partners' bids
+   * added up as they come), tricks, score and bags: what a partnership plays for.
+   */
+  scoreboardEl() {
+    if (!this.partnered()) return null;
+    const s = this.state;
+    const v = s.view;
+    const mine = s.you === null ? -1 : s.sides.findIndex((side) => side.includes(s.you));
+    const order = s.sides.map((_, i) => i).sort((a, b) => Number(b === mine) - Number(a === mine));
+    const bidOf = (side) => {
+      const bids = side.map((x) => v.bids[x]);
+      if (bids.every((b) => b === null || b === undefined)) return "–";
+      if (bids.some((b) => b === "secret")) return "?";
+      const total = bids.filter((b) => typeof b === "number").reduce((a, b) => a + b, 0);
+      const nils = bids.filter((b) => b === "nil").length;
+      const missing = bids.some((b) => b === null || b === undefined);
+      return `${total}${nils ? ` + ${nils === 1 ? "nil" : `${nils} nils`}` : ""}${missing ? " …" : ""}`;
+    };
+    const label = (i) => (i === mine ? "Us" : mine >= 0 && s.sides.length === 2 ? "Them" : s.sides[i].map((x) => this.nameOf(x)).join(" & "));
+    return h("table", { class: "scoreboard", "aria-label": "Scores by side" },
+      h("thead", {}, h("tr", {}, ["", "Bid", "Tricks", "Score", "Bags"].map((x) => h("th", { scope: "col" }, x)))),
+      h("tbody", {}, order.map((i) => {
+        const side = s.sides[i];
+        return h("tr", { class: i === mine ? "us" : "", dataset: { side: String(i) } },
+          h("th", { scope: "row", title: side.map((x) => this.nameOf(x)).join(" & ") }, label(i)),
+          h("td", {}, bidOf(side)),
+          h("td", {}, String(side.reduce((a, x) => a + (v.tricks[x] ?? 0), 0))),
+          h("td", {}, String(v.scores[i] ?? 0)),
+          h("td", {}, v.bags[i] === undefined || v.bags[i] === null ? "–" : String(v.bags[i])));
+      })));
   }
 
   /** The trick shown (the one in play, or the last one a moment after it is won, or asked for), in words. */
@@ -514,6 +568,7 @@ export class TableView {
     const s = this.state;
     const v = s.view;
     if (!v || v.phase === "game_over") return null;
+    if (this.nextHandWaits()) return null;  // the scores' Next hand leads to it
     const t = s.yourTurn;
     if (t && s.you !== null) {
       const legal = t.legal;
@@ -636,9 +691,11 @@ export class TableView {
   scoredEl() {
     const s = this.state;
     const e = s.handScored;
-    if (!e || this.dismissedHand === `${s.game}/${e.hand}`) return null;
-    // Over the table until dismissed, or until the next hand's play begins.
-    if (s.view && s.view.hand_number > e.hand && s.view.phase === "playing") return null;
+    if (!this.scoredShown()) return null;
+    // The next hand dealt meanwhile (bots bid at once): a step to it, the table's action
+    // drawn only once the scores are put away, never over them.
+    const next = this.nextHandWaits();
+    const turn = s.yourTurn?.legal.kind;
     const sideName = (side) => side.seats.map((x) => this.nameOf(x)).join(" & ");
     const components = Object.keys(SCORE_COMPONENT_WORDS).filter((c) => e.sides.some((x) => x.score_sheet[c] !== undefined));
     const row = (label, f, cls) => h("tr", { class: cls }, h("th", { scope: "row" }, label), e.sides.map((x) => h("td", {}, f(x))));
@@ -655,7 +712,23 @@ export class TableView {
           row("Score", (x) => x.score, "total"),
           row("Bags", (x) => x.bags))),
       s.bagPenalties.map((b) => h("p", { class: "hint" }, `Bag penalty: ${sideName(e.sides[b.side] ?? { seats: [] })} ${b.to_opponents ? "gives the opponents" : "loses"} ${b.points * b.times}.`)),
-      h("button", { type: "button", dataset: { focusKey: "hide-scores" }, onclick: () => { this.dismissedHand = `${s.game}/${e.hand}`; this.render(); } }, "Hide scores"));
+      next ? h("button", { type: "button", class: "primary", id: "next-hand", dataset: { focusKey: "next-hand" }, onclick: () => { this.dismissedHand = `${s.game}/${e.hand}`; this.render(); } },
+        turn === "bid" ? "Next hand: your bid" : turn === "pass" ? "Next hand: your pass" : turn === "choose" ? "Next hand: your choice" : "Next hand")
+        : h("button", { type: "button", dataset: { focusKey: "hide-scores" }, onclick: () => { this.dismissedHand = `${s.game}/${e.hand}`; this.render(); } }, "Hide scores"));
+  }
+
+  /** Whether the last hand's scores are over the table: until put away, or until the next hand's play begins. */
+  scoredShown() {
+    const s = this.state;
+    const e = s.handScored;
+    if (!e || this.dismissedHand === `${s.game}/${e.hand}`) return false;
+    return !(s.view && s.view.hand_number > e.hand && s.view.phase === "playing");
+  }
+
+  /** Whether the next hand is dealt while the last one's scores are still up. */
+  nextHandWaits() {
+    const s = this.state;
+    return this.scoredShown() && Boolean(s.view) && s.view.phase !== "game_over" && s.view.hand_number > s.handScored.hand;
   }
 
   gameOverEl() {

@@ -86,6 +86,8 @@ export declare class SpartsClient {
   token: string | null;
   player: string | null;
   seats: { table: string; seat: number }[];
+  /** quick play's terms on this server, from the last hello: the turn time of its tables, and its wait before bots */
+  quickPlayTerms: { turn_seconds: number; bots_after_ms: number } | null;
   status: ConnectionStatus;
   models: Map<string, TableModel>;
   invites: Map<string, string>;

@@ -74,6 +74,7 @@ export class SpartsClient {
 
     this.player = null; // public id, after hello
     this.seats = []; // [{table, seat}] from the last hello
+    this.quickPlayTerms = null; // {turn_seconds, bots_after_ms} from the last hello: what quick play will do
     this.status = "idle"; // idle | connecting | open | reconnecting | closed
     this.models = new Map(); // table -> TableModel
     this.followed = new Map(); // table -> {invite?} : the tables to resume after a reconnect
@@ -209,6 +210,7 @@ export class SpartsClient {
     }
     if (ws !== this._ws) return;
     this._hello = reply;
+    this.quickPlayTerms = reply.quick_play ?? null;
     this.clustered = Boolean(reply.node);
     this.player = reply.player;
     this.seats = reply.seats;

@@ -5,6 +5,6 @@ export { TableModel, ranksOf, sideOfSeat, sidesFromPartners, partnersFromRuleset
 export {
   CARD_PATTERN, SUITS, RANKS, isCard, parseCard, cardName, cardShort, suitName, suitSymbol, isRed, sortCards, groupBySuit, trickWinner,
 } from "./cards.js";
-export { describeEvent, errorWords, bidWords, passDirectionWords, SCORE_COMPONENT_WORDS } from "./words.js";
+export { describeEvent, errorWords, bidWords, passDirectionWords, handLine, SCORE_COMPONENT_WORDS } from "./words.js";
 export { listGames, getGame, getLeaderboard, getPlayer } from "./archive.js";
 export { dealCommitment, checkDealCommitment } from "./fair-deal.js";

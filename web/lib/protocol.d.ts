@@ -910,6 +910,13 @@ export type OkHello = {
   token?: Token;
   /** only to a player who logged in: the host's account id (the login's sub); the player id follows from it, the same on every device */
   account?: string;
+  /** quick play's terms on this server, to say before a player presses Play now: the turn time of the table it seats you at, and how long it waits for people before bots fill the seats nobody came for */
+  quick_play: {
+    /** seconds a turn at a table quick play makes (0: no limit) */
+    turn_seconds: number;
+    /** after this long without enough players, bots fill the seats nobody came for */
+    bots_after_ms: number;
+  };
   /** the seats this player holds (for a returning player) */
   seats: {
     table: TableId;
@@ -973,6 +980,8 @@ export type OkQuickPlay = {
   waiting: number;
   /** after this long without enough players, bots fill the seats nobody came for */
   bots_after_ms: number;
+  /** seconds a turn at the table it seats you at (0: no limit) */
+  turn_seconds: number;
 };
 
 // ---- server/ok.quick_play_cancel.schema.json

@@ -1,6 +1,6 @@
 // Events and errors in words, for a log a person reads.
 
-import { cardName } from "./cards.js";
+import { cardName, cardShort, groupBySuit, suitSymbol } from "./cards.js";
 
 const KIND_WORDS = { spades: "Spades", hearts: "Hearts", sparts: "Sparts", undecided: "undecided" };
 const REASON_WORDS = {
@@ -39,6 +39,12 @@ function list(cards) {
   return cards.map(cardName).join(", ");
 }
 
+/** A hand in one line, by suit, as a hand record writes it: "♠ A 10 4 · ♥ Q 9 · ♦ 6 · ♣ J 3 · Joker". */
+export function handLine(cards) {
+  return groupBySuit(cards).map(({ suit, cards: of }) => (suit === "joker" ? of.map(cardShort).join(" ")
+    : `${suitSymbol(suit)} ${of.map((c) => cardShort(c).slice(0, -1)).join(" ")}`)).join(" · ");
+}
+
 /** How far a pass goes, in words, at a table of `seats`. */
 export function passDirectionWords(distance, seats) {
   if (distance === 0) return "no pass";
@@ -67,7 +73,7 @@ export function describeEvent(e, nameOf = (s) => `Seat ${s + 1}`) {
     case "hand_started":
       return `Hand ${e.hand}: ${nameOf(e.dealer)} deals${e.kind !== "undecided" ? ` (${KIND_WORDS[e.kind] ?? e.kind})` : ""}, ${e.hand_size} cards each${e.center_size ? `, ${e.center_size} to the center` : ""}.`;
     case "cards_dealt":
-      return e.cards ? `${nameOf(e.seat)} is dealt ${list(e.cards)}.` : `${nameOf(e.seat)} is dealt ${e.count} cards.`;
+      return e.cards ? `${nameOf(e.seat)} is dealt ${e.cards.length} card${e.cards.length === 1 ? "" : "s"}: ${handLine(e.cards)}.` : `${nameOf(e.seat)} is dealt ${e.count} cards.`;
     case "choice_started":
       return `${nameOf(e.chooser)} holds the seven of diamonds and chooses Spades or Hearts.`;
     case "hand_kind_chosen":

@@ -38,7 +38,7 @@ after(async () => {
 
 /**
  * What the page shows of the table, once still (a trick just won stays a moment, then
- * goes to its winner): every seat (name, tricks and bid, score), the hand and the trick.
+ * goes to its winner): every seat (name, tricks and bid), the sides' scoreboard, the hand and the trick.
  */
 async function tableShown(page) {
   await until(async () => page.evaluate(() => !window.sparts?.app?.view?.sweep), "the trick just won to go to its winner", 5000);
@@ -49,6 +49,8 @@ async function tableShown(page) {
       tricks: s.querySelector(".tricks")?.getAttribute("aria-label") ?? null,
       score: s.querySelector(".score")?.textContent ?? null,
     })),
+    // a partnership's scores: one row a side
+    sides: [...document.querySelectorAll(".scoreboard tbody tr")].map((r) => r.textContent),
     hand: [...document.querySelectorAll(".hand [data-card]")].map((c) => c.dataset.card),
     trick: [...document.querySelectorAll(".trick [data-card]")].map((c) => c.dataset.card),
   }));
@@ -138,6 +140,11 @@ test(
     let played = 0; // in the second hand
     while (bids < 2 || played < 2) {
       const what = await nextPhase(page);
+      if (what === "next-hand") {
+        // the first hand's scores, put away for the second
+        await page.locator("#next-hand").click();
+        continue;
+      }
       assert.ok(what === "bidding" || what === "playing", `a bid or a card is asked for: ${what}`);
       if (what === "bidding") {
         bids++;
@@ -153,7 +160,9 @@ test(
     await page.screenshot({ path: join(artifactsDir(), "cluster-before-move.png") });
     const before = await tableShown(page);
     assert.equal(before.hand.length, 13 - played, `the hand holds ${13 - played} cards: ${before.hand}`);
-    assert.ok(before.seats.some((s) => s.score && !/^Score 0\b/.test(s.score)), `the first hand is scored: ${JSON.stringify(before.seats)}`);
+    assert.equal(before.sides.length, 2, `one scoreboard row a side: ${JSON.stringify(before.sides)}`);
+    const sideScores = await page.locator(".scoreboard tbody td:nth-of-type(3)").allInnerTexts();
+    assert.ok(sideScores.some((x) => Number(x) !== 0), `the first hand is scored: ${JSON.stringify(before.sides)}`);
     assert.ok(before.seats.some((s) => s.label.endsWith("(you)") && s.name === "Ada (you)"), "Ada's seat is shown");
 
     // ---- the node holding the table stops (an upgrade)

@@ -235,6 +235,11 @@ test("a person plays a whole hand against three bots; reload and a lost connecti
   const tricks = await page.locator(".seat .tricks strong").allInnerTexts();
   const taken = tricks.map((t) => Number(t.split(" / ")[0]));
   assert.equal(taken.reduce((a, b) => a + b, 0), 13, `tricks taken: ${tricks}`);
+  // Spades is played in partnerships: one scoreboard a side (us first), no score repeated on the partners
+  assert.deepEqual(await page.locator(".scoreboard tbody th").allInnerTexts(), ["Us", "Them"]);
+  const sideTricks = await page.locator(".scoreboard tbody td:nth-of-type(2)").allInnerTexts();
+  assert.equal(sideTricks.map(Number).reduce((a, b) => a + b, 0), 13, `the sides' tricks: ${sideTricks}`);
+  assert.equal(await page.locator(".seat .score").count(), 0, "no seat repeats its side's score");
   await page.locator(".game-over").waitFor();
   await page.screenshot({ path: join(artifacts, "scored-hand.png"), fullPage: true });
   assert.match(await page.locator(".game-over").innerText(), /1st/);

@@ -244,7 +244,8 @@ export async function passFirstCards(page) {
 /**
  * Does what the seat is asked: "passing" (onPass, by default the first cards),
  * "bidding" (the first bid offered), "playing" (the only card's button, else the
- * first legal card). A click that the turn moved away from is let go.
+ * first legal card), "next-hand" (the scores' Next hand). A click that the turn
+ * moved away from is let go.
  */
 export async function act(page, what, onPass = passFirstCards) {
   try {
@@ -252,6 +253,8 @@ export async function act(page, what, onPass = passFirstCards) {
       await onPass(page);
     } else if (what === "bidding") {
       await page.locator(".bids button").first().click({ timeout: 2000 });
+    } else if (what === "next-hand") {
+      await page.locator("#next-hand").click({ timeout: 2000 });
     } else if (what === "playing") {
       const only = page.locator("#play-only");
       if (await only.count()) await only.click({ timeout: 2000 });
@@ -262,12 +265,15 @@ export async function act(page, what, onPass = passFirstCards) {
   }
 }
 
-/** What the seat is asked to do next ("passing", "bidding", "playing"), or "game-over" (or "hand-scored" when asked to look). */
+/**
+ * What the seat is asked to do next ("passing", "bidding", "playing", "next-hand": put the
+ * last hand's scores away, the next hand dealt), or "game-over" (or "hand-scored" when asked to look).
+ */
 export async function nextPhase(page, { handScored = false } = {}) {
   // One wait on every phase's mark at once, then one look at which it is: a wait per
   // phase would leave the losers polling the page for their 30 s, hundreds at a time
   // over a game.
-  const marks = ["#pass", ".bids button", ".hand button.card.playable", ".game-over", ...(handScored ? [".scored"] : [])];
+  const marks = ["#pass", ".bids button", ".hand button.card.playable", ".game-over", "#next-hand", ...(handScored ? [".scored"] : [])];
   await page.locator(marks.map((m) => `${m}:visible`).join(", ")).first().waitFor({ timeout: 30000 });
   const phase = await page.evaluate((withScored) => {
     if (withScored && document.querySelector(".scored")) return "hand-scored";
@@ -275,6 +281,7 @@ export async function nextPhase(page, { handScored = false } = {}) {
     if (document.querySelector(".bids button")) return "bidding";
     if (document.querySelector(".hand button.card.playable")) return "playing";
     if (document.querySelector(".game-over")) return "game-over";
+    if (document.querySelector("#next-hand")) return "next-hand";
     return null;
   }, handScored);
   return phase ?? nextPhase(page, { handScored });

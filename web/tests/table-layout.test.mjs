@@ -86,6 +86,9 @@ async function measure(page, label) {
       return Math.min(r.right, q.right) - Math.max(r.left, q.left) > 1 && Math.min(r.bottom, q.bottom) - Math.max(r.top, q.top) > 1;
     };
     seats.forEach((a, i) => seats.slice(i + 1).forEach((b) => { if (over(a, b)) overlaps.push(`seats ${a.dataset.seat} and ${b.dataset.seat}`); }));
+    for (const board of document.querySelectorAll(".scoreboard")) {
+      for (const seat of seats) if (over(board, seat)) overlaps.push(`the scoreboard and seat ${seat.dataset.seat}`);
+    }
     for (const played of document.querySelectorAll(".center figure")) {
       for (const seat of seats) if (over(played, seat)) overlaps.push(`${played.querySelector(".card")?.dataset.card} of the trick and seat ${seat.dataset.seat}`);
     }
@@ -95,11 +98,19 @@ async function measure(page, label) {
       const r = card.getBoundingClientRect(), box = card.closest(".seat").getBoundingClientRect();
       if (r.left < box.left - 1 || r.right > box.right + 1 || r.top < box.top - 1 || r.bottom > box.bottom + 1) cut.push(card.dataset.card);
     }
+    // No text in a seat box is cut short (a name, a score, a badge).
+    const clipped = [];
+    for (const el of document.querySelectorAll(".seat *")) {
+      if (!el.firstChild || el.checkVisibility?.() === false || el.classList.contains("sr-only")) continue;
+      const style = getComputedStyle(el);
+      if (style.overflow === "visible" && style.overflowX === "visible") continue;
+      if (el.scrollWidth > el.clientWidth + 1) clipped.push(`seat ${el.closest(".seat").dataset.seat}: "${el.textContent.trim().slice(0, 30)}"`);
+    }
     // What sticks out past the right edge, to name in a failure.
     const wide = [...document.querySelectorAll("body *")].filter((el) => el.getBoundingClientRect().right > W + 1)
       .slice(0, 5).map((el) => `${el.tagName.toLowerCase()}.${el.className}: ${Math.round(el.getBoundingClientRect().right)}`);
     return {
-      outside, W, H, wide, offCentre, startContrast, inviteCut, overlaps, cut,
+      outside, W, H, wide, offCentre, startContrast, inviteCut, overlaps, cut, clipped,
       scrollW: document.documentElement.scrollWidth, scrollH: document.documentElement.scrollHeight,
       seats: document.querySelectorAll(".seat").length, cards: document.querySelectorAll(".hand .card").length,
       seatCards: document.querySelectorAll(".seat-hand .card").length, trickCards: document.querySelectorAll(".center .card").length,
@@ -110,6 +121,7 @@ async function measure(page, label) {
   assert.deepEqual(m.offCentre, [], `${label}: a head control's label is off its centre`);
   assert.deepEqual(m.overlaps, [], `${label}: one thing over another`);
   assert.deepEqual(m.cut, [], `${label}: cards of a seat's hand cut by its box`);
+  assert.deepEqual(m.clipped, [], `${label}: text cut short in a seat's box`);
   assert.equal(m.inviteCut, null, `${label}: the invite link is cut`);
   if (m.startContrast !== null)
     assert.ok(m.startContrast >= 3, `${label}: the Start button is ${m.startContrast.toFixed(2)}:1 against the felt (3:1 at least)`);

@@ -27,6 +27,13 @@ after(async () => {
 
 const pointsTexts = (page) => page.locator(".seat .points").allInnerTexts();
 
+/** One step of the seat's play, but for the Next hand that would put the last hand's scores away. */
+async function playUntilScores(page) {
+  const what = await nextPhase(page);
+  if (what !== "next-hand") await act(page, what);
+  return what;
+}
+
 for (const size of ["desktop", "phone"]) {
   test(`${size}: a Sparts hand shows the hearts and the queen each seat took, after a reload too; the score sheet has every hand`, async () => {
     const ada = await newPerson(browser, "Ada", size);
@@ -50,14 +57,24 @@ for (const size of ["desktop", "phone"]) {
     const total = (texts) => texts.reduce((n, t) => n + Number(t.match(/\u2665 (\d+)/)[1]), 0);
     assert.ok(total(again) >= total(shown), `hearts taken after the reload: ${again} (before: ${shown})`);
     assert.ok(total(again) > 0);
-    // to the end of hand 1: the score sheet has it; to the end of the game: both hands
-    await until(async () => (await page.locator(".scored").count()) > 0 || ((await playStep(page)) && false), "hand 1 scored", 90000);
+    // to the end of hand 1 (a step that would put its scores away is not taken): the score
+    // sheet has it; to the end of the game: both hands
+    await until(async () => (await page.locator(".scored").count()) > 0 || ((await playUntilScores(page)) && false), "hand 1 scored", 90000);
     await page.locator("#sheet").click();
     const sheet = page.getByRole("dialog", { name: /Score sheet/ });
     await sheet.waitFor();
     assert.match(await sheet.innerText(), /1 \(Sparts\)/);
     await page.screenshot({ path: join(artifacts, `play-score-sheet-${size}.png`) });
     await sheet.getByRole("button", { name: "Close" }).click();
+    // The next hand is dealt at once (bots pass and bid without waiting): the scores stay up
+    // with a step to it, and what the seat must act on is not drawn over them, nor under.
+    await page.locator("#next-hand").waitFor();
+    assert.match(await page.locator("#next-hand").innerText(), /^Next hand/);
+    assert.equal(await page.locator(".action").count(), 0, "no action while the scores are up");
+    await page.screenshot({ path: join(artifacts, `play-next-hand-${size}.png`) });
+    await page.locator("#next-hand").click();
+    await page.locator(".scored").waitFor({ state: "detached" });
+    await page.locator(".action").first().waitFor();
     await until(async () => (await page.locator(".game-over").count()) > 0 || ((await playStep(page)) && false), "game over", 90000);
     await page.locator("#sheet").click();
     const rows = await page.getByRole("dialog", { name: /Score sheet/ }).locator("tbody tr").count();

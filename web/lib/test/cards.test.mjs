@@ -35,3 +35,10 @@ test("trickWinner: the suit led, spades trump but in Hearts hands, a led joker, 
   assert.equal(trickWinner(t(["4D", "JK2", "5D"]), "sparts"), 2);
   assert.equal(trickWinner(t(["QS", "QS'", "2S"]), "spades"), 0);
 });
+
+test("a hand in one line, by suit: the deal's line in the log", async () => {
+  const { handLine, describeEvent } = await import("../index.js");
+  assert.equal(handLine(["4S", "AS", "TS", "QH", "9H", "6D", "3C", "JC", "JK1"]), "\u2660 4 10 A \u00b7 \u2665 9 Q \u00b7 \u2663 3 J \u00b7 \u2666 6 \u00b7 Joker");
+  assert.equal(describeEvent({ type: "cards_dealt", seat: 0, cards: ["4S", "AS"] }, () => "Ada"), "Ada is dealt 2 cards: \u2660 4 A.");
+  assert.equal(describeEvent({ type: "cards_dealt", seat: 1, count: 13 }, () => "Bo"), "Bo is dealt 13 cards.");
+});
