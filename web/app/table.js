@@ -459,8 +459,9 @@ export class TableView {
       style: place ? { "--x": `${place.x}%`, "--y": `${place.y}%` } : undefined,
       "aria-label": `Seat ${seat + 1}: ${holder ? holder.name : "empty"}${seat === s.you ? " (you)" : ""}`,
     },
-      h("h2", { class: "seat-name" }, holder ? this.nameOf(seat) : `Seat ${seat + 1} (empty)`,
-        this.whereWords(seat) ? h("span", { class: "hint" }, ` · ${this.whereWords(seat)}`) : ""),
+      // (an empty seat's words are long enough: where it sits is where its box is)
+      h("h2", { class: "seat-name" }, holder ? this.nameOf(seat) : [`Seat ${seat + 1}`, h("span", { class: "empty-word" }, " (empty)")],
+        holder && this.whereWords(seat) ? h("span", { class: "hint" }, ` · ${this.whereWords(seat)}`) : ""),
       // Every line is always there, each one line high: the box never changes size as
       // badges come and go, so a button in it never moves under the pointer.
       h("div", { class: "badges" }, badges),
@@ -909,7 +910,7 @@ export class TableView {
     const s = this.state;
     const targets = [];
     (s.info?.seats ?? []).forEach((holder, seat) => {
-      if (holder && !holder.bot && seat !== s.you) targets.push({ seat, name: holder.name });
+      if (holder && !holder.bot && seat !== s.you) targets.push({ seat, name: this.nameOf(seat) });
     });
     targets.push({ seat: "spectators", name: "spectators" });
     return h("div", { class: "chat-mutes", role: "group", "aria-label": "Mute chat" },
