@@ -56,6 +56,7 @@ export class LobbyView {
     this.renderForm("spades");
     this.offs.push(this.client.on("hello", () => {
       this.showQuickTerms();
+      this.drawGames();
       this.refresh();
     }));
     this.offs.push(this.client.on("quick_play_matched", (m) => {
@@ -370,18 +371,26 @@ export class LobbyView {
   async loadGames() {
     try {
       const { games } = await listGames({ limit: 20 });
-      if (!games.length) {
-        fill(this.gamesEl, h("p", { class: "muted" }, "No finished games yet."));
-        return;
-      }
-      fill(this.gamesEl, h("ul", { class: "game-list" }, games.map((g) => h("li", {},
-        h("a", { href: `#/replay/${encodeURIComponent(g.table)}/${g.game}` }, `Replay ${g.table} game ${g.game}`),
-        ` — ${presetLabel(g.preset)}, ${seatNames(g.players ?? [], this.client.player).map((x) => x ?? "?").join(", ")}`,
-        resultWords(g) ? h("span", { class: "game-result" }, ` · ${resultWords(g)}`) : "",
-        g.finished ? `, ${new Date(g.finished).toLocaleString()}` : ""))));
+      this.games = games;
+      this.drawGames();
     } catch (err) {
       fill(this.gamesEl, h("p", { class: "muted" }, err.code === "no_archive" ? "This server keeps no archive." : errorWords(err)));
     }
+  }
+
+  /** The finished games, "(you)" marking this player: drawn again once the hello says who that is. */
+  drawGames() {
+    const games = this.games;
+    if (!games) return;
+    if (!games.length) {
+      fill(this.gamesEl, h("p", { class: "muted" }, "No finished games yet."));
+      return;
+    }
+    fill(this.gamesEl, h("ul", { class: "game-list" }, games.map((g) => h("li", {},
+      h("a", { href: `#/replay/${encodeURIComponent(g.table)}/${g.game}` }, `Replay ${g.table} game ${g.game}`),
+      ` — ${presetLabel(g.preset)}, ${seatNames(g.players ?? [], this.client.player).map((x) => x ?? "?").join(", ")}`,
+      resultWords(g) ? h("span", { class: "game-result" }, ` · ${resultWords(g)}`) : "",
+      g.finished ? `, ${new Date(g.finished).toLocaleString()}` : ""))));
   }
 }
 
@@ -397,8 +406,8 @@ export function resultWords(g) {
   if (!over || !over.scores?.length || !players.length) return "";
   const k = over.scores.length;
   if (players.length % k !== 0) return "";
-  const name = (seat) => (players[seat]?.bot ? `Bot ${seat + 1}` : players[seat]?.name ?? `Seat ${seat + 1}`);
-  const side = (i) => players.map((_, seat) => seat).filter((seat) => seat % k === i).map(name).join(" & ");
+  const names = seatNames(players, null, { botSeats: true });
+  const side = (i) => names.filter((_, seat) => seat % k === i).map((x, j) => x ?? `Seat ${i + j * k + 1}`).join(" & ");
   const order = over.scores.map((score, i) => ({ i, score, rank: over.ranks?.[i] })).sort((a, b) => b.score - a.score);
   const first = order.filter((x) => x.rank === 1);
   const scores = order.map((x) => x.score).join(" to ");

@@ -5,7 +5,7 @@
 
 import { TableModel, describeEvent, errorWords, getGame, bidWords, sideOfSeat, trickWinner } from "../lib/index.js";
 import { h, fill, focusKey, restoreFocus } from "./dom.js";
-import { cardEl, ringPlace } from "./table.js";
+import { cardEl, ringPlace, trickEl, narrowScreen } from "./table.js";
 import { presetLabel, optionsInWords } from "./options.js";
 
 const SPEEDS = [1, 2, 4, 8, 16];
@@ -221,7 +221,7 @@ export class ReplayView {
   seatsEl(n) {
     const s = this.model.state;
     const v = s.view;
-    const phone = window.innerWidth < 760;
+    const phone = narrowScreen();
     return h("div", { class: `seats seats-${n}` }, Array.from({ length: n }, (_, seat) => {
       const hand = s.hands[seat] ?? [];
       const place = phone && n >= 5 ? columnPlace(seat, n) : ringPlace(seat, n, 44, 41);
@@ -269,16 +269,10 @@ export class ReplayView {
     }
     if (!v) caption = "Before the deal";
     // Nearer the middle than on the live table: the seats' boxes hold their hands here.
-    const phone = window.innerWidth < 760;
+    const phone = narrowScreen();
     const spread = phone ? (n <= 4 ? [17, 14] : [30, 24]) : [n <= 4 ? 27 : 33, 20];
     const center = h("div", { class: `center${done ? " done" : ""}`, role: "group", "aria-label": "Cards on the table" },
-      h("div", { class: "trick" }, cards.map(({ seat, card }, i) => {
-        const place = ringPlace(seat, n, ...spread);
-        return h("figure", {
-          class: `played pos-${seat}${i === 0 ? " led" : ""}${i === winner ? " winning" : ""}`,
-          dataset: { seat: String(seat) }, style: { "--x": `${place.x}%`, "--y": `${place.y}%` },
-        }, cardEl(card), h("figcaption", {}, this.nameOf(seat), i === 0 ? h("span", { class: "tag" }, " led") : ""));
-      })),
+      trickEl(cards, winner, (seat) => seat, (pos) => ringPlace(pos, n, ...spread), (seat) => this.nameOf(seat)),
       h("div", { class: "center-info" }, h("p", { class: "trick-caption" }, caption)));
     return { caption, center };
   }

@@ -408,6 +408,8 @@ export class TableView {
       bags = v.bags[idx];
     }
     const bid = v?.bids[seat];
+    // A seat on a phone's ring has a box a few words wide: short words, whole, rather than long ones cut.
+    const narrow = Boolean(place) && narrowScreen();
     const lines = [];
     if (v) {
       const bidText = bid === undefined || bid === null ? "no bid" : bid === "secret" ? "secret bid" : bid === "nil" ? "nil" : `bid ${bid}`;
@@ -418,8 +420,7 @@ export class TableView {
     // A partnership's score is the side's: on the scoreboard once, not on each partner.
     if (score !== null && score !== undefined && !this.partnered()) {
       const hasBags = bags !== undefined && bags !== null;
-      // A phone's seat box is a few words wide: the short words, whole, rather than the long ones cut.
-      lines.push(h("div", { class: "score" }, window.innerWidth < 760 && place
+      lines.push(h("div", { class: "score" }, narrow
         ? `${score} pts${hasBags && bags ? ` · ${bags} bags` : ""}` : `Score ${score}${hasBags ? ` · bags ${bags}` : ""}`));
     }
     if (v && (v.kind === "hearts" || v.kind === "sparts")) {
@@ -427,15 +428,15 @@ export class TableView {
       const hearts = taken.filter((c) => c[1] === "H").length;
       const queen = taken.some((c) => c.startsWith("QS"));
       const jack = taken.some((c) => c.startsWith("JD"));
-      const sep = window.innerWidth < 760 && place ? " " : " \u00b7 ";  // a phone's box: every mark whole
+      const sep = narrow ? " " : " \u00b7 ";
       lines.push(h("div", { class: "points", "aria-label": `${hearts} heart${hearts === 1 ? "" : "s"} taken${queen ? ", and the queen of spades" : ""}${jack ? ", and the jack of diamonds" : ""}` },
         `\u2665 ${hearts}`, queen ? h("span", { class: "queen" }, `${sep}Q\u2660`) : "", jack ? h("span", { class: "jack" }, `${sep}J\u2666`) : ""));
     }
     if (v) lines.push(h("div", { class: "hint cards-left" }, `${v.hand_sizes[seat]} card${v.hand_sizes[seat] === 1 ? "" : "s"}`));
     const badges = [];
-    // On a phone a seat's box is a few words wide: the dealer's badge is the dealer button's "D",
-    // a seat that has passed a tick (the whole word is still there for a screen reader).
-    const short = (word, mark) => (window.innerWidth < 760 && place
+    // On a phone the dealer's badge is the dealer button's "D", a seat that has passed a tick
+    // (the whole word is still there for a screen reader).
+    const short = (word, mark) => (narrow
       ? [h("span", { class: "sr-only" }, word), h("span", { "aria-hidden": "true", title: word }, mark)] : word);
     if (v && v.dealer === seat) badges.push(h("span", { class: "badge" }, short("Dealer", "D")));
     if (v && s.you !== null && seat !== s.you && v.partners[s.you]?.includes(seat)) badges.push(h("span", { class: "badge" }, "Partner"));
@@ -551,14 +552,7 @@ export class TableView {
     const n = order.length;
     const centerWords = this.centerWords();
     return h("div", { class: `center${done ? " done" : ""}`, role: "group", "aria-label": "Cards on the table" },
-      h("div", { class: "trick" }, cards.map(({ seat, card }, i) => {
-        const place = ringPlace(order.indexOf(seat), n, 36, 36);
-        return h("figure", {
-          class: `played pos-${order.indexOf(seat)}${i === 0 ? " led" : ""}${i === winner ? " winning" : ""}`,
-          dataset: { seat: String(seat) }, style: { "--x": `${place.x}%`, "--y": `${place.y}%` },
-        },
-        cardEl(card), h("figcaption", {}, this.nameOf(seat), i === 0 ? h("span", { class: "tag" }, " led") : ""));
-      })),
+      trickEl(cards, winner, (seat) => order.indexOf(seat), (pos) => ringPlace(pos, n, 36, 36), (seat) => this.nameOf(seat)),
       // In the middle, where no card goes: the trick in words, what is broken, the center cards.
       h("div", { class: "center-info" },
         h("p", { class: "trick-caption", "aria-live": "polite" }, caption),
@@ -700,7 +694,6 @@ export class TableView {
     const sideName = (side) => side.seats.map((x) => this.nameOf(x)).join(" & ");
     const components = Object.keys(SCORE_COMPONENT_WORDS).filter((c) => e.sides.some((x) => x.score_sheet[c] !== undefined));
     const row = (label, f, cls) => h("tr", { class: cls }, h("th", { scope: "row" }, label), e.sides.map((x) => h("td", {}, f(x))));
-    const sign = (n) => (n > 0 ? `+${n}` : String(n));
     return h("section", { class: "card-panel scored", "aria-labelledby": "scored-title" },
       h("h2", { id: "scored-title" }, `Hand ${e.hand} scored (${KIND_WORDS[e.kind] ?? e.kind})${e.reversed ? " — reverse partners" : ""}`),
       h("table", { class: "score-table" },
@@ -708,8 +701,8 @@ export class TableView {
         h("tbody", {},
           row("Bid", (x) => (x.bid === null ? "—" : x.nil_bids ? `${x.bid} (${x.nil_bids} nil)` : x.bid)),
           row("Tricks", (x) => x.tricks),
-          components.map((c) => row(SCORE_COMPONENT_WORDS[c], (x) => (x.score_sheet[c] === undefined ? "" : sign(x.score_sheet[c])), "component")),
-          row("Hand total", (x) => sign(x.hand_total), "total"),
+          components.map((c) => row(SCORE_COMPONENT_WORDS[c], (x) => (x.score_sheet[c] === undefined ? "" : signed(x.score_sheet[c])), "component")),
+          row("Hand total", (x) => signed(x.hand_total), "total"),
           row("Score", (x) => x.score, "total"),
           row("Bags", (x) => x.bags))),
       s.bagPenalties.map((b) => h("p", { class: "hint" }, `Bag penalty: ${sideName(e.sides[b.side] ?? { seats: [] })} ${b.to_opponents ? "gives the opponents" : "loses"} ${b.points * b.times}.`)),
@@ -746,7 +739,7 @@ export class TableView {
       h("table", { class: "score-table ranks" },
         h("thead", {}, h("tr", {}, ["Rank", "Players", "Score"].map((x) => h("th", { scope: "col" }, x)))),
         h("tbody", {}, rows.map((r) => h("tr", { class: r.rank === 1 ? "winner" : "" },
-          h("td", {}, r.rank === 1 ? "1st" : r.rank === 2 ? "2nd" : r.rank === 3 ? "3rd" : `${r.rank}th`),
+          h("td", {}, ordinal(r.rank)),
           h("td", {}, r.seats.map((x) => this.nameOf(x)).join(" & ")),
           h("td", {}, String(r.score)))))),
       s.standings ? this.standingsEl(s.standings) : null,
@@ -778,12 +771,10 @@ export class TableView {
     const withWhom = partners ? ` with ${partners}` : "";
     const firsts = ranks.filter((r) => r === 1).length;
     const rank = ranks[mine];
-    const ordinal = (r) => (r === 1 ? "1st" : r === 2 ? "2nd" : r === 3 ? "3rd" : `${r}th`);
     const outcome = rank === 1 ? (firsts === 1 ? `You won${withWhom}.` : `You tied for first${withWhom}.`)
       : sides.length === 2 ? `You lost${withWhom}.` : `You came ${ordinal(rank)} of ${sides.length}${withWhom}.`;
     const bots = (s.info?.seats ?? []).some((x) => x?.bot);
     const own = this.ratings?.rows.find((x) => x.seat === s.you)?.row;
-    const signed = (x) => (Math.round(x) > 0 ? `+${Math.round(x)}` : String(Math.round(x)));
     const rated = bots ? "Unrated: bots at the table."
       : own ? `Your rating: ${Math.round(own.rating)} (${signed(own.last_game.change)}).` : "";
     return h("p", { class: `your-result ${rank === 1 ? "won" : "lost"}`, id: "your-result" }, h("strong", {}, outcome), rated ? ` ${rated}` : "");
@@ -841,7 +832,6 @@ export class TableView {
     }
     const rows = this.ratings.rows;
     if (!rows.length) return null;
-    const signed = (x) => (Math.round(x) > 0 ? `+${Math.round(x)}` : String(Math.round(x)));
     return h("div", { class: "ratings", id: "game-ratings" },
       h("h3", {}, "Ratings"),
       h("table", { class: "score-table" },
@@ -1000,6 +990,34 @@ export class TableView {
     }
   }
 
+}
+
+/**
+ * The cards of a trick, each before the seat that played it: `posOf(seat)` its place round
+ * the table, `placeOf(pos)` where that is (% of the box), who led and who is winning marked.
+ */
+export function trickEl(cards, winner, posOf, placeOf, nameOf) {
+  return h("div", { class: "trick" }, cards.map(({ seat, card }, i) => {
+    const pos = posOf(seat);
+    const place = placeOf(pos);
+    return h("figure", {
+      class: `played pos-${pos}${i === 0 ? " led" : ""}${i === winner ? " winning" : ""}`,
+      dataset: { seat: String(seat) }, style: { "--x": `${place.x}%`, "--y": `${place.y}%` },
+    }, cardEl(card), h("figcaption", {}, nameOf(seat), i === 0 ? h("span", { class: "tag" }, " led") : ""));
+  }));
+}
+
+/** Whether the screen is a phone's: the table's boxes are a few words wide there. */
+export const narrowScreen = () => window.innerWidth < 760;
+
+/** 1 -> "1st", 2 -> "2nd", 11 -> "11th". */
+function ordinal(r) {
+  return r === 1 ? "1st" : r === 2 ? "2nd" : r === 3 ? "3rd" : `${r}th`;
+}
+
+/** A rating change: "+12", "-8", "0". */
+function signed(x) {
+  return Math.round(x) > 0 ? `+${Math.round(x)}` : String(Math.round(x));
 }
 
 /** Where place `i` of `n` sits on a ring, yours (0) at the bottom, clockwise to your left: % of the box. */

@@ -14,7 +14,8 @@ let server;
 let browser;
 
 before(async () => {
-  server = await startServer(["--bot-delay-ms", "1500"]);
+  // (bots slow enough for a person to take over the chooser's seat before it chooses, on a loaded machine too)
+  server = await startServer(["--bot-delay-ms", "2500"]);
   browser = await launchBrowser();
 });
 

@@ -2,8 +2,7 @@
 // server: it creates a table, fills it with server bots, plays a whole game and exits.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
-import { startServer } from "./support.mjs";
+import { startServer, playBotGame } from "./support.mjs";
 
 let server;
 before(async () => {
@@ -14,21 +13,8 @@ after(async () => {
 });
 
 test("the example bot plays a whole game against the real server, paced under the rate limit", async () => {
-  const ws = server.url.replace(/^http/, "ws") + "/ws";
-  const child = spawn(process.execPath, ["--experimental-websocket", "lib/examples/bot.mjs", ws, "spades", "1"], {
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let out = "";
-  child.stdout.on("data", (d) => (out += d));
-  child.stderr.on("data", (d) => (out += d));
-  const code = await new Promise((resolve) => {
-    const timer = setTimeout(() => child.kill("SIGKILL"), 120000);
-    child.on("exit", (c) => {
-      clearTimeout(timer);
-      resolve(c);
-    });
-  });
-  assert.equal(code, 0, out);
-  assert.match(out, /game over|won|Game over/i, out);
-  assert.doesNotMatch(out, /rate_limited/, out);
+  // (playBotGame runs lib/examples/bot.mjs as a program, and fails on its exit code)
+  const { output } = await playBotGame(server, "spades");
+  assert.match(output, /game over|won|Game over/i, output);
+  assert.doesNotMatch(output, /rate_limited/, output);
 });

@@ -7,7 +7,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { startServer, launchBrowser, artifactsDir, newPerson, playThrough, until } from "./support.mjs";
+import { startServer, launchBrowser, artifactsDir, newPerson, createTable, playThrough, until } from "./support.mjs";
 
 let server;
 let browser;
@@ -28,13 +28,7 @@ const rowSeats = (page, table) => page.locator(`tr[data-table=${table}] td`).nth
 test("two players named Ada: each is told apart and marked (you) only at their own seat", async () => {
   const first = await newPerson(browser, "Ada");
   const second = await newPerson(browser, "Ada", "phone");
-  await first.page.goto(server.url + "/");
-  await first.page.locator("#status[data-state=open]").waitFor();
-  await first.page.selectOption("#preset", "spades");
-  await first.page.selectOption("#bots", "none");
-  await first.page.getByRole("button", { name: "Create table and sit" }).click();
-  await first.page.waitForURL(/#\/table\/t\d+/);
-  const table = first.page.url().match(/#\/table\/(t\d+)/)[1];
+  const table = await createTable(first.page, server.url, "spades", {}, null, "none");
   const ids = [await first.page.evaluate(() => window.sparts.app.client.player)];
   // the second Ada, in the lobby: the first one's table lists "Ada", not "Ada (you)"
   await second.page.goto(server.url + "/");
@@ -67,16 +61,7 @@ test("after your game is over, the lobby says so and offers to leave the table, 
   const ada = await newPerson(browser, "Ada");
   const { page } = ada;
   // a short game (one hand of five tricks) with bots in the other seats
-  await page.goto(server.url + "/");
-  await page.locator("#status[data-state=open]").waitFor();
-  await page.selectOption("#preset", "spartsel");
-  await page.selectOption("#bots", "basic");
-  await page.locator("details.more summary").click();
-  await page.locator("#opt-hands").fill("1");
-  await page.locator("#opt-hand_size").fill("5");
-  await page.getByRole("button", { name: "Create table and sit" }).click();
-  await page.waitForURL(/#\/table\/t\d+/);
-  const table = page.url().match(/#\/table\/(t\d+)/)[1];
+  const table = await createTable(page, server.url, "spartsel", { hands: 1, hand_size: 5 }, null, "basic");
   await page.locator("#start:enabled").click();
   await playThrough(page);
   await page.getByRole("link", { name: "Lobby" }).click();

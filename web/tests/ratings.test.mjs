@@ -7,7 +7,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { startServer, launchBrowser, artifactsDir, newPerson, playThrough, rawGet, until } from "./support.mjs";
+import { startServer, launchBrowser, artifactsDir, newPerson, createTable, playThrough, rawGet, until } from "./support.mjs";
 
 let server;
 let browser;
@@ -23,24 +23,11 @@ after(async () => {
   await server?.stop();
 });
 
-/** Creates a Spades table of one hand from the lobby, with `bots` (none: wait for people), sits, and returns its id. */
-async function createSpades(page, bots) {
-  await page.goto(server.url + "/");
-  await page.locator("#status[data-state=open]").waitFor();
-  await page.selectOption("#preset", "spades");
-  await page.selectOption("#bots", bots);
-  await page.locator("details.more summary").click();
-  await page.locator("#opt-hand_cap").fill("1");
-  await page.getByRole("button", { name: "Create table and sit" }).click();
-  await page.waitForURL(/#\/table\/t\d+/);
-  return page.url().match(/#\/table\/(t\d+)/)[1];
-}
-
 test("four people play an all-human game: the game-over panel shows each one's new rating, the leaderboard lists them", async () => {
   const names = ["Ada", "Bo", "Cy", "Di"];
   const people = [];
   for (const name of names) people.push(await newPerson(browser, name));
-  const table = await createSpades(people[0].page, "none");
+  const table = await createTable(people[0].page, server.url, "spades", { hand_cap: 1 }, null, "none");
   for (const p of people.slice(1)) {
     await p.page.goto(server.url + "/");
     await p.page.locator("#status[data-state=open]").waitFor();
@@ -127,7 +114,7 @@ test("four people play an all-human game: the game-over panel shows each one's n
 test("a game with a bot seat shows no rating", async () => {
   const ada = await newPerson(browser, "Ada");
   const { page } = ada;
-  await createSpades(page, "basic");
+  await createTable(page, server.url, "spades", { hand_cap: 1 }, null, "basic");
   await page.locator("#start").click();
   await playThrough(page);
   await page.locator(".game-over").waitFor();

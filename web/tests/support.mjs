@@ -192,11 +192,16 @@ export async function newPerson(browser, name, size = "desktop", extra = {}) {
   return { context, page, errors };
 }
 
-/** Creates a table of `preset` from the lobby ({name: value} for its options, a turn time), sits, and returns its id. */
-export async function createTable(page, url, preset, options = {}, turnSeconds = null) {
+/**
+ * Creates a table of `preset` from the lobby ({name: value} for its options, a turn time,
+ * the bots that fill the other seats: the form's choice unless given, "none" to wait for
+ * people), sits, and returns its id.
+ */
+export async function createTable(page, url, preset, options = {}, turnSeconds = null, bots = null) {
   await page.goto(url + "/");
   await page.locator("#status[data-state=open]").waitFor();
   await page.selectOption("#preset", preset);
+  if (bots !== null) await page.selectOption("#bots", bots);
   if (turnSeconds !== null) await page.locator("#turn-seconds").fill(String(turnSeconds));
   if (Object.keys(options).length) await page.locator("details.more summary").click();
   for (const [name, value] of Object.entries(options)) {
@@ -213,7 +218,7 @@ export async function createTable(page, url, preset, options = {}, turnSeconds =
 /**
  * Plays one game of `preset` with `options` to its end at `server`, fast: the client
  * library's example bot (lib/examples/bot.mjs) at one seat, server bots at the others.
- * Resolves with the table's id (its game 1 is in the archive).
+ * Resolves with the table's id (its game 1 is in the archive) and what the bot printed.
  */
 export async function playBotGame(server, preset, options = {}) {
   const ws = server.url.replace(/^http/, "ws") + "/ws";
@@ -230,7 +235,7 @@ export async function playBotGame(server, preset, options = {}) {
     });
   });
   assert.equal(code, 0, `the example bot's game of ${preset} ${JSON.stringify(options)}: ${out}`);
-  return out.match(/^table (\S+)$/m)[1];
+  return { table: out.match(/^table (\S+)$/m)[1], output: out };
 }
 
 /** Passes the first cards of the hand, as many as asked. */

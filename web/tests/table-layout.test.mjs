@@ -180,11 +180,7 @@ for (const size of ["desktop", "phone"]) {
   test(`${size}: a table waiting for players, its seats empty, with a button in each`, async () => {
     const ada = await newPerson(browser, "Ada", size);
     const { page } = ada;
-    await page.goto(server.url + "/");
-    await page.locator("#status[data-state=open]").waitFor();
-    await page.selectOption("#preset", "spades");
-    await page.selectOption("#bots", "none");
-    await page.getByRole("button", { name: "Create table and sit" }).click();
+    await createTable(page, server.url, "spades", {}, null, "none");
     await page.getByRole("button", { name: "Add bot to seat 3" }).waitFor();
     await measure(page, `spades-empty-seats-${size}`);
     assert.deepEqual(ada.errors, []);
@@ -224,7 +220,7 @@ const REPLAYED = [[2, {}], [3, { decks: 2, hand_size: 31 }], [4, {}], [5, {}], [
 
 test("the replay is drawn on the table's ring with every hand face up, and fits one screen at both sizes for 2 to 10 seats", async () => {
   for (const [seats, extra] of REPLAYED) {
-    const table = await playBotGame(server, "spartsel", { seats, hands: 1, ...extra });
+    const { table } = await playBotGame(server, "spartsel", { seats, hands: 1, ...extra });
     for (const size of ["desktop", "phone"]) {
       const eye = await newPerson(browser, "Eye", size);
       const { page } = eye;
