@@ -19,13 +19,15 @@ packages=(
 # storage tests and the cluster tests start their own), websockets and pytest (the
 # Python client library's tests, clients/python), and
 # Debian's Chromium that the web client's browser tests drive (playwright-core
-# speaks to it directly: no chromium-driver).
+# speaks to it directly: no chromium-driver), and dpkg-shlibdeps (dpkg-dev) for
+# the Debian package's dependencies (tests/package/).
 test_packages=(
   python3-jsonschema
   clang-15 libfuzzer-15-dev
   postgresql-15 haproxy
   python3-websockets python3-pytest python3-yaml
   chromium
+  dpkg-dev
 )
 # Node.js and npm for the web client's tests (web/): Debian's, unless a node and an
 # npm are already installed (NodeSource's nodejs package has its own npm, which
