@@ -12,6 +12,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <sstream>
 #include <string>
@@ -94,16 +95,17 @@ struct Agreement {
 // apply() accepts `a` exactly when legal_moves() contains it; a refusal changes
 // nothing (compared when `compare_state`). `g` is left as it was: a legal action
 // is applied to a copy.
-inline Agreement agreement(Game& g, Seat seat, const Action& a, bool compare_state = true) {
+inline Agreement agreement(Game& g, Seat seat, const Action& a, bool compare_state, const LegalMoves& legal) {
     Agreement out;
-    out.legal = g.legal_moves(seat).contains(a);
+    out.legal = legal.contains(a);
     if (!out.legal) {
-        const GameState before = compare_state ? g.state() : GameState{};
+        std::optional<GameState> before;
+        if (compare_state) before = g.state();
         const auto r = g.apply(seat, a);
         if (r) {
             out.failure = "apply accepted an action legal_moves does not list: seat " + std::to_string(int(seat)) + " " +
                           to_string(a.kind);
-        } else if (compare_state && !(g.state() == before)) {
+        } else if (before && !(g.state() == *before)) {
             out.failure = "a refused action changed the state: " + r.error().message;
         }
         return out;
@@ -113,13 +115,20 @@ inline Agreement agreement(Game& g, Seat seat, const Action& a, bool compare_sta
     return out;
 }
 
+inline Agreement agreement(Game& g, Seat seat, const Action& a, bool compare_state = true) {
+    return agreement(g, seat, a, compare_state, g.legal_moves(seat));
+}
+
 // Every card, bid and choice for one seat; the state is compared once, after
 // all. `probes` and `refused` count what was tried.
 inline std::string exhaustive_probe_failure(Game& g, Seat seat, long& probes, long& refused) {
     const GameState before = g.state();
+    // A refusal changes nothing (checked once, after all), so what is legal is
+    // the same for every probe.
+    const LegalMoves legal = g.legal_moves(seat);
     auto one = [&](const Action& a) {
         ++probes;
-        Agreement r = agreement(g, seat, a, false);
+        Agreement r = agreement(g, seat, a, false, legal);
         if (!r.legal) ++refused;
         return std::move(r.failure);
     };
