@@ -19,15 +19,16 @@ packages=(
 # storage tests and the cluster tests start their own), websockets and pytest (the
 # Python client library's tests, clients/python), and
 # Debian's Chromium that the web client's browser tests drive (playwright-core
-# speaks to it directly: no chromium-driver), and dpkg-shlibdeps (dpkg-dev) for
-# the Debian package's dependencies (tests/package/).
+# speaks to it directly: no chromium-driver), dpkg-shlibdeps (dpkg-dev) for
+# the Debian package's dependencies (tests/package/), and nginx, which the
+# web client's sub-path test runs with deploy/nginx's file.
 test_packages=(
   python3-jsonschema
   clang-15 libfuzzer-15-dev
   postgresql-15 haproxy
   python3-websockets python3-pytest python3-yaml
   chromium
-  dpkg-dev
+  dpkg-dev nginx
 )
 # Node.js and npm for the web client's tests (web/): Debian's, unless a node and an
 # npm are already installed (NodeSource's nodejs package has its own npm, which

@@ -3,8 +3,17 @@
 
 import { SpartsError } from "./client.js";
 
+// In a page, the archive is beside it: https://example.org/cards/ asks
+// https://example.org/cards/api/..., so that the client works under a path
+// behind a proxy as at a domain's root. Elsewhere (node), paths are relative
+// to `base` or, without one, to the fetch function's own origin.
+function defaultBase() {
+  const loc = globalThis.location;
+  return loc?.href ? new URL(".", loc.href).href.replace(/\/$/, "") : "";
+}
+
 async function getJson(base, path, fetchFn) {
-  const res = await fetchFn(`${base}${path}`, { headers: { accept: "application/json" } });
+  const res = await fetchFn(`${base ?? defaultBase()}${path}`, { headers: { accept: "application/json" } });
   let body = null;
   try {
     body = await res.json();
@@ -18,18 +27,18 @@ async function getJson(base, path, fetchFn) {
 /**
  * Finished games, newest first: `{games: [...], next_cursor}`.
  * @param {{player?: string, preset?: string, from?: number, to?: number, limit?: number, cursor?: string}} [query]
- * @param {{base?: string, fetch?: typeof fetch}} [options] base: the server's origin ("" = this page's)
+ * @param {{base?: string, fetch?: typeof fetch}} [options] base: the origin and path before /api (default: beside the page)
  */
 export function listGames(query = {}, options = {}) {
   const params = new URLSearchParams();
   for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== null && v !== "") params.set(k, String(v));
   const qs = params.toString();
-  return getJson(options.base ?? "", `/api/games${qs ? `?${qs}` : ""}`, options.fetch ?? globalThis.fetch);
+  return getJson(options.base, `/api/games${qs ? `?${qs}` : ""}`, options.fetch ?? globalThis.fetch);
 }
 
 /** One finished game: seats, ruleset, every hand with its deal, every event, the result. */
 export function getGame(table, game, options = {}) {
-  return getJson(options.base ?? "", `/api/games/${encodeURIComponent(table)}/${game}`, options.fetch ?? globalThis.fetch);
+  return getJson(options.base, `/api/games/${encodeURIComponent(table)}/${game}`, options.fetch ?? globalThis.fetch);
 }
 
 /**
@@ -42,10 +51,10 @@ export function getLeaderboard(preset, query = {}, options = {}) {
   const params = new URLSearchParams();
   for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== null && v !== "") params.set(k, String(v));
   const qs = params.toString();
-  return getJson(options.base ?? "", `/api/leaderboard/${encodeURIComponent(preset)}${qs ? `?${qs}` : ""}`, options.fetch ?? globalThis.fetch);
+  return getJson(options.base, `/api/leaderboard/${encodeURIComponent(preset)}${qs ? `?${qs}` : ""}`, options.fetch ?? globalThis.fetch);
 }
 
 /** A player with its rating and statistics per preset: `{player, name, ratings: [...]}` (an unknown one: SpartsError no_such_player). */
 export function getPlayer(player, options = {}) {
-  return getJson(options.base ?? "", `/api/players/${encodeURIComponent(player)}`, options.fetch ?? globalThis.fetch);
+  return getJson(options.base, `/api/players/${encodeURIComponent(player)}`, options.fetch ?? globalThis.fetch);
 }

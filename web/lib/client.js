@@ -30,10 +30,16 @@ export class SpartsError extends Error {
 
 const OPEN = 1;
 
+// Beside the page, as its archive is (lib/archive.js): a page at
+// https://example.org/cards/ connects to wss://example.org/cards/ws.
 function defaultUrl() {
   const loc = globalThis.location;
   if (!loc || !loc.host) throw new Error("SpartsClient: no url given and no page location to take it from");
-  return `${loc.protocol === "https:" ? "wss" : "ws"}://${loc.host}/ws`;
+  const url = new URL("ws", loc.href);
+  url.protocol = loc.protocol === "https:" ? "wss:" : "ws:";
+  url.search = "";
+  url.hash = "";
+  return url.href;
 }
 
 function defaultStorage() {
