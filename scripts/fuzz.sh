@@ -75,7 +75,7 @@ command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 opt=${FUZZ_OPT:--O1}
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=$opt -gline-tables-only -DNDEBUG" \
       -DCMAKE_CXX_COMPILER="$cxx" "${launcher[@]}" \
-      -DSPARTS_FUZZ=ON -DSPARTS_BUILD_TESTS=OFF -DSPARTS_BUILD_BENCH=OFF >/dev/null
+      -DSPARTS_FUZZ=ON -DSPARTS_UNITY=ON -DSPARTS_PCH=ON -DSPARTS_BUILD_TESTS=OFF -DSPARTS_BUILD_BENCH=OFF >/dev/null
 cmake --build "$build" -j "${FUZZ_JOBS:-$(nproc)}" --target "${targets[@]/#/fuzz_}"
 [ "$build_only" = 1 ] && exit 0
 

@@ -239,7 +239,8 @@ void HttpSession::on_read(beast::error_code ec, std::size_t) {
             req.target(path);
         }
     }
-    const std::string target = printable(req.target());
+    // Its path only: a query may hold a secret (a login, /?login=JWT), and logs are kept and shared.
+    const std::string target = printable(path_of(req.target()));
     guarded(hub_.metrics, [&] { handle(std::move(req)); }, [&] {
         Response res{http::status::internal_server_error, 11};
         res.set(http::field::server, "sparts-server");
@@ -299,6 +300,9 @@ void HttpSession::handle(Request req) {
         res.set(http::field::cache_control, "no-cache");
         res.set(http::field::etag, file->etag);
         res.set("X-Content-Type-Options", "nosniff");
+        // The page's own requests (its scripts, styles, icon) would otherwise send its address, a
+        // login in its query included (/?login=JWT), to whatever logs them as a Referer.
+        res.set("Referrer-Policy", "no-referrer");
         res.set("Content-Security-Policy",
                 "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'self'; frame-ancestors 'none'");
         if (req[http::field::if_none_match] == file->etag) {
@@ -347,7 +351,7 @@ void HttpSession::answer_api(const Request& req, const std::string& client) {
         guarded(
             self->hub_.metrics, [&] { api = self->hub_.routes->api(target); },
             [&] { api = {http::status::internal_server_error, R"({"error":"internal","message":"internal error"})", {}}; },
-            "http: {}: the archive read", printable(target));
+            "http: {}: the archive read", printable(path_of(target)));
         net::post(self->stream_.get_executor(), [self, base, api = std::move(api)]() mutable {
             base->result(api.status);
             base->set(http::field::content_type, kJson);

@@ -55,6 +55,8 @@ test("the server serves the web client at / with content types, validators and n
   assert.equal(index.status, 200);
   assert.match(index.headers["content-type"], /^text\/html/);
   assert.equal(index.headers["cache-control"], "no-cache");
+  // A login in the page's address (/?login=JWT) is not sent on as the Referer of the page's own requests.
+  assert.equal(index.headers["referrer-policy"], "no-referrer");
   assert.match(index.body, /<script type="module" src="app\/app.js">/);
   const etag = index.headers.etag;
   assert.match(etag, /^"[0-9a-f]{16}"$/);

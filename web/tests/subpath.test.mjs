@@ -35,7 +35,8 @@ async function startNginx(serverPort) {
   const site = readFileSync(join(repo, "deploy/nginx/sparts-subpath.conf"), "utf8")
     .replace(/server 127\.0\.0\.1:8080;/, `server 127.0.0.1:${serverPort};`)
     .replace(/listen 443 ssl http2;/, `listen 127.0.0.1:${port};`)
-    .replace(/^\s*ssl_\w+ .*$/gm, "");
+    .replace(/^\s*ssl_\w+ .*$/gm, "")
+    .replace(/\/var\/log\/nginx\/access\.log/g, join(dir, "access.log"));
   assert.doesNotMatch(site.replace(/#.*$/gm, ""), /8080|443|ssl/, "the test's copy is local");
   writeFileSync(join(dir, "site.conf"), site);
   writeFileSync(join(dir, "nginx.conf"), `${process.getuid?.() === 0 ? "user root;" : ""}
