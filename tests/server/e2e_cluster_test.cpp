@@ -192,9 +192,10 @@ TEST_CASE("e2e cluster: a rolling upgrade, each node in turn stopped with SIGTER
           "run, stops no game and loses nothing") {
     Cluster cluster({.nodes = 3, .lease_ms = 3000, .node_flags = {"--tables-per-player", "1000", "--connections-per-address", "100000"}});
     EventLoop loop;
-    // Twenty hands a game: the three restarts fall in the middle of them (random bots' games to 500
-    // points may last the hundred hands of the cap, minutes under the sanitizers).
-    std::vector<PlayedTable> tables = set_up(loop, cluster.port(), "roll", 8, {{"hand_cap", 20}});
+    // Twelve hands a game: the three restarts come within the first few (each after 64 actions and
+    // a drain of 1.5 s), in the middle of the games (random bots' games to 500 points may last the
+    // hundred hands of the cap, minutes under the sanitizers).
+    std::vector<PlayedTable> tables = set_up(loop, cluster.port(), "roll", 8, {{"hand_cap", 12}});
     const auto began = Clock::now();
     for (int i = 0; i < cluster.nodes(); ++i) {
         CAPTURE(i);

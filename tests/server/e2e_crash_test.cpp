@@ -76,7 +76,8 @@ static void crash_and_resume(const std::string& db, const std::string& label) {
     {
         TestServer server(flags(db));
         EventLoop loop;
-        TableGame g = set_up_table(loop, server.port(), label + "-1", create_table("spades"), 4, 1, 7);
+        // Six hands: the kills fall in hands 2 and 4, and the game ends two hands after.
+        TableGame g = set_up_table(loop, server.port(), label + "-1", create_table("spades", {{"hand_cap", 6}}), 4, 1, 7);
         table = g.table;
         for (int s = 0; s < 4; ++s) tokens.push_back(g.clients[static_cast<std::size_t>(s)]->token());
         tokens.push_back(g.clients[4]->token());

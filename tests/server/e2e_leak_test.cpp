@@ -2,7 +2,8 @@
 //
 // Twenty games across the presets and the options that hide things (secret
 // bids, passing one way and both ways, centers with jokers and two decks,
-// three to six seats), each with every seat played by a client and one
+// three to six seats; the presets played to a score stop after four hands, a
+// round of every pass and lead), each with every seat played by a client and one
 // spectator. Every frame each of them received is checked afterwards (see
 // frame_checks.hpp): the truth is what each seat was dealt, checked against
 // what was played.
@@ -46,10 +47,10 @@ TEST_CASE("e2e: in twenty games no card reaches a client before it is played, no
         {"spartsel", {{"seats", 3}, {"jokers", 4}, {"decks", 2}, {"hand_size", 30}}, 3},
         {"spartsel", {{"seats", 3}, {"jokers", 1}, {"secret_bids", true}, {"multi_pass", "back"}}, 3, true},
         {"spartsel", {{"seats", 6}, {"decks", 2}, {"jokers", 3}}, 6},
-        {"bga-sparts", json::object(), 4},
-        {"bga-sparts", {{"hearts_mode", "traditional"}}, 4},
-        {"spades", json::object(), 4},
-        {"worldwinner-spades", json::object(), 4},
+        {"bga-sparts", {{"hand_cap", 4}}, 4},
+        {"bga-sparts", {{"hearts_mode", "traditional"}, {"hand_cap", 4}}, 4},
+        {"spades", {{"hand_cap", 4}}, 4},
+        {"worldwinner-spades", {{"hand_cap", 4}}, 4},
     };
     EventLoop loop;
     std::vector<TableGame> games;

@@ -50,7 +50,8 @@ std::unique_ptr<TestClient> come_back(EventLoop& loop, std::uint16_t port, TestC
 TEST_CASE("e2e: a client that drops mid-hand resumes with exactly the events it missed, then live ones") {
     TestServer server(kFlatOut);
     EventLoop loop;
-    TableGame g = set_up_table(loop, server.port(), "resume-events", create_table("spades"), 4, 1, 21);
+    // Three hands, not a game to 500: what follows the resume is the same, and quicker.
+    TableGame g = set_up_table(loop, server.port(), "resume-events", create_table("spades", {{"hand_cap", 3}}), 4, 1, 21);
     Bot& a = g.seat(0);
     Bot& watcher = *g.bots[4];
     // Seat 0 stops when it is to lead a trick that is not the last of the hand.
@@ -135,7 +136,8 @@ TEST_CASE("e2e: a client that drops mid-hand resumes with exactly the events it 
 TEST_CASE("e2e: a client that missed the start of the hand resumes with a snapshot of its seat's view") {
     TestServer server(kFlatOut);
     EventLoop loop;
-    TableGame g = set_up_table(loop, server.port(), "resume-snapshot", create_table("spades"), 4, 1, 31);
+    // Three hands: the resume falls in the second, and the game goes on after it.
+    TableGame g = set_up_table(loop, server.port(), "resume-snapshot", create_table("spades", {{"hand_cap", 3}}), 4, 1, 31);
     Bot& c = g.seat(2);
     Bot& watcher = *g.bots[4];
     c.pause_when = [](const Bot& b) { return b.hands_started >= 2; };

@@ -8,6 +8,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "engine/game.hpp"
 #include "engine/random_policy.hpp"
@@ -67,7 +68,9 @@ void check_since(const TableHistory& h, const Published& p, const Ruleset& rules
 void play(const std::string& preset, std::uint64_t seed, std::size_t max_events) {
     CAPTURE(preset);
     CAPTURE(max_events);
-    const Ruleset rules = *make_ruleset(preset, {});
+    // Four hands: the history is trimmed hand by hand, so a longer game checks the same again.
+    const std::vector<OptionSetting> four_hands = {{"hand_cap", "4"}};
+    const Ruleset rules = *make_ruleset(preset, four_hands);
     Game g = *Game::create(rules, seed);
     TableHistory h;
     h.restart(g.state());
