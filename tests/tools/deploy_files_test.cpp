@@ -668,8 +668,9 @@ TEST_CASE("the single-node Kubernetes file lets players in through an Ingress wi
 
 TEST_CASE("the Kubernetes cluster's image comes from a registry and its HAProxy keeps /metrics and /admin/ private") {
     const std::string yaml = read("deploy/kubernetes/cluster.yaml");
+    const auto docs = deploy_yaml_documents(yaml);
     const std::string* nodes = nullptr;
-    for (const auto& d : deploy_yaml_documents(yaml))
+    for (const auto& d : docs)
         if (d.find("kind: Deployment") != std::string::npos && d.find("SPARTS_NODE_ID") != std::string::npos) nodes = &d;
     REQUIRE(nodes);
     const auto image = ingress_container_image(*nodes, "sparts");
