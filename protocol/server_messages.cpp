@@ -84,6 +84,7 @@ std::string snapshot_frame(const Snapshot& s) {
     if (s.deal) j["deal"] = *s.deal;
     if (s.turn_ms_left) j["turn_ms_left"] = *s.turn_ms_left;
     if (s.clock_ms_left) j["clock_ms_left"] = *s.clock_ms_left;
+    if (s.held_seat) j["held_seat"] = *s.held_seat;
     return dump_text(j);
 }
 

@@ -59,6 +59,9 @@ struct Snapshot {
     std::optional<std::string> deal_commitment;
     std::optional<nlohmann::json> deal;  // once the game is over
     std::optional<long long> turn_ms_left, clock_ms_left;
+    // A spectator who held a seat of the game in progress: that seat, the one seat it may take
+    // (back) until the game ends (sit's seat_change_mid_game).
+    std::optional<int> held_seat;
 };
 std::string snapshot_frame(const Snapshot& s);
 

@@ -282,7 +282,8 @@ private:
     // `e`, numbered `seq`, rendered once per audience: live, and again for a returning client.
     Entry rendered(const Event& e, std::uint64_t seq) const;
     static const Frame& seen_by(const Entry& e, int seat);
-    void send_snapshot(const From& s, int seat);
+    // `player`: a spectator's, whose seat held earlier in this game the snapshot names.
+    void send_snapshot(const From& s, int seat, const std::string& player = {});
     void on_game_over(const GameOver& over, const std::string& over_json);
     // What the game-over webhook tells the host of a finished game (server/README.md).
     std::string webhook_summary(const nlohmann::json& result) const;

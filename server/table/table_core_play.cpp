@@ -215,7 +215,7 @@ std::optional<long long> TableCore::ms_until(TableClock::time_point deadline) co
     return std::max<long long>(0, left);
 }
 
-void TableCore::send_snapshot(const From& s, int seat) {
+void TableCore::send_snapshot(const From& s, int seat, const std::string& player) {
     Snapshot snap;
     snap.table = identity_.id;
     snap.seq = seq_;
@@ -229,6 +229,8 @@ void TableCore::send_snapshot(const From& s, int seat) {
     }
     if (turn_mask_ != 0) snap.turn_ms_left = ms_until(turn_deadline_);
     if (identity_.rules.game_clock_seconds > 0 && game_ && !game_->over()) snap.clock_ms_left = ms_until(clock_deadline_);
+    if (const int held = held_seat(player); seat < 0 && !player.empty() && game_ && !game_->over() && held >= 0)
+        snap.held_seat = held;
     send(s, snapshot_frame(snap));
 }
 

@@ -179,7 +179,7 @@ void TableCore::on_watch(const From& s, const PlayerRef& p, const RequestId& id,
     if (!add_spectator(s))
         return send(s, error_reply(id, "watch", "too_many_spectators", "this table has as many spectators as it takes"));
     send(s, ok_reply(id, "watch", {{"table", identity_.id}}));
-    send_snapshot(s, -1);
+    send_snapshot(s, -1, p->id);
     send_chat_history(s, p->id);
 }
 
@@ -263,7 +263,7 @@ void TableCore::on_resume(const From& s, const PlayerRef& p, const RequestId& id
             [&](const Frame& f) { send(s, f); });
     } else {
         send(s, ok_reply(id, "resume", {{"table", identity_.id}, {"seat", you}, {"mode", "snapshot"}}));
-        send_snapshot(s, seat);
+        send_snapshot(s, seat, p->id);
     }
     // In either mode: the chat is not in the seq stream, so the events replayed carry none of it.
     send_chat_history(s, p->id);

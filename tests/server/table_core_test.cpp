@@ -352,7 +352,8 @@ TEST_CASE("bots play one move per delay, a strong bot's question goes off the st
     CHECK(b.core->seq() > seq);
 }
 
-TEST_CASE("leaving mid-game: a bot takes the seat, a person may take the bot seat, but not one who held another") {
+TEST_CASE("leaving mid-game: a bot takes the seat, a person may take the bot seat, but not one who held another, "
+          "and a snapshot tells that spectator which seat it held") {
     FourAtTable t;
     auto& cara = t.people[2];
     auto fx = t.ask(cara, Leave{"t1"});
@@ -367,6 +368,17 @@ TEST_CASE("leaving mid-game: a bot takes the seat, a person may take the bot sea
     auto ann = t.people[0];
     t.ask(ann, Leave{"t1"});
     CHECK((*reply_in(frames_to(t.ask(ann, Sit{"t1", 2, ""}), ann)))["code"] == "seat_change_mid_game");
+    // Watching, she is told the seat she held, the one a client offers her to take over; a
+    // newcomer watching is told none.
+    auto snapshot_of = [](const std::vector<json>& frames) {
+        for (const json& f : frames)
+            if (f["type"] == "snapshot") return f;
+        FAIL("no snapshot");
+        return json();
+    };
+    CHECK(snapshot_of(frames_to(t.ask(ann, Watch{"t1", ""}), ann))["held_seat"] == 0);
+    auto dan = person("dan");
+    CHECK_FALSE(snapshot_of(frames_to(t.ask(dan, Watch{"t1", ""}), dan)).contains("held_seat"));
     // Cara may come back to her own seat, and a newcomer may take the other bot seat.
     CHECK((*reply_in(frames_to(t.ask(cara, Sit{"t1", 2, ""}), cara)))["seat"] == 2);
     auto eve = person("eve");

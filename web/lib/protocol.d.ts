@@ -1130,6 +1130,8 @@ export type SnapshotMessage = {
   deal_commitment?: DealCommitment;
   /** once the current game is over: its seed and salt (as its deal_revealed said) */
   deal?: DealReveal;
+  /** to a spectator who held a seat of the game in progress: that seat, the only one it may sit in (again) until the game ends */
+  held_seat?: number;
 };
 
 // ---- server/your_turn.schema.json

@@ -36,6 +36,8 @@ export interface TableState {
   dealRevealed: { game: number; seed: string; salt: string; commitment: string } | null;
   again: number[];
   absent: number[];
+  /** watching a game you held a seat of (and left): that seat, the only one you may take (back) until it ends */
+  heldSeat: number | null;
   closed: string | null;
   /** table chat (PROTOCOL.md §21), oldest first, at most CHAT_LINES: plain text, never markup */
   chat: ChatLine[];

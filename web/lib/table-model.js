@@ -81,6 +81,7 @@ export class TableModel {
       dealRevealed: null, // {game, seed, salt, commitment} once the game is over (deal_revealed)
       again: [], // seats that asked for another game
       absent: [], // seats marked absent
+      heldSeat: null, // watching a game you held a seat of: that seat, the only one you may take (back)
       closed: null, // table_closed reason
       chat: [], // the last CHAT_LINES chat lines, oldest first: {seq, channel, seat, player, name, text, to}
       muted: [], // the seats (and "spectators") whose chat you muted here
@@ -117,6 +118,7 @@ export class TableModel {
     s.gameOver = s.view?.phase === "game_over" ? { reason: null, scores: s.view.scores, ranks: ranksOf(s.view.scores) } : null;
     s.again = [];
     s.absent = [];
+    s.heldSeat = snap.held_seat ?? null;
   }
 
   /** A replay_state: every seat's hand and a spectator's view, before `position`. */
@@ -231,8 +233,10 @@ export class TableModel {
   }
 
   on_seat_left(e) {
-    const info = this.state.info;
-    if (info) info.seats[e.seat] = null;
+    const s = this.state;
+    if (s.info) s.info.seats[e.seat] = null;
+    // Your own seat, mid-game: until it ends, the server lets you sit in that seat alone.
+    if (e.seat === s.you && s.info?.state === "playing") s.heldSeat = e.seat;
   }
 
   on_game_started(e) {
@@ -251,6 +255,7 @@ export class TableModel {
     s.bagPenalties = [];
     s.again = [];
     s.lastTrick = null;
+    s.heldSeat = null;
     // A game clock starts with the game (a replay shows no clock).
     s.clockDeadline = e.clock_ms && !this.replay ? Date.now() + e.clock_ms : null;
     if (s.view) {
@@ -482,6 +487,7 @@ export class TableModel {
 
   on_game_over(e) {
     const s = this.state;
+    s.heldSeat = null;
     const v = s.view;
     v.phase = "game_over";
     v.turn = null;

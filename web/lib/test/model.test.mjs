@@ -102,6 +102,25 @@ test("passing: my passed cards leave my hand, received ones arrive; others' stay
   assert.ok(v.hand.includes("9S"));
 });
 
+test("the seat you held: named by a spectator's snapshot, or kept when you leave your seat mid-game; forgotten when the game ends", () => {
+  const watching = new TableModel("t1");
+  const playing = { ...structuredClone(info), state: "playing", game: 1 };
+  watching.applySnapshot({ type: "snapshot", table: "t1", seq: 9, you: null, info: playing, game: 1, view: null, held_seat: 2 });
+  assert.equal(watching.state.heldSeat, 2);
+  watching.applySnapshot({ type: "snapshot", table: "t1", seq: 9, you: null, info: playing, game: 1, view: null });
+  assert.equal(watching.state.heldSeat, null, "a snapshot without it: none held");
+
+  const m = seated();
+  dealHand(m);
+  assert.equal(m.state.heldSeat, null);
+  play(m, [{ type: "seat_left", seat: 1 }]);
+  assert.equal(m.state.heldSeat, null, "another seat's leaving is not yours");
+  play(m, [{ type: "seat_left", seat: 0 }]);
+  assert.equal(m.state.heldSeat, 0);
+  play(m, [{ type: "game_over", reason: "target_score", scores: [10, 20], ranks: [2, 1] }]);
+  assert.equal(m.state.heldSeat, null);
+});
+
 test("a spectator's model never holds a card it was not sent", () => {
   const m = new TableModel("t1");
   m.applySnapshot({ type: "snapshot", table: "t1", seq: 4, you: null, info: structuredClone(info), game: 0, view: null });
