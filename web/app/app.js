@@ -5,6 +5,7 @@
 //   #/replay/t1/1            the replay of game 1 of table t1
 //   #/leaderboard/spades     a preset's leaderboard (ratings)
 //   #/player/p0123…          a player's ratings and statistics
+//   #/rules/spades           how to play a preset, and its options
 
 import { SpartsClient, errorWords } from "../lib/index.js";
 import { h, fill } from "./dom.js";
@@ -12,6 +13,7 @@ import { LobbyView } from "./lobby.js";
 import { TableView } from "./table.js";
 import { ReplayView } from "./replay.js";
 import { LeaderboardView, PlayerView } from "./leaderboard.js";
+import { RulesView } from "./rules.js";
 import { Sound } from "./sound.js";
 
 const NAME_KEY = "sparts.name";
@@ -138,7 +140,10 @@ export class App {
     this.view?.unmount();
     this.view = null;
     fill(this.viewEl);
-    if (!this.name) {
+    // How to play needs no name: a link to it may be someone's first visit.
+    if (parts[0] === "rules") {
+      this.view = new RulesView(this, decodeURIComponent(parts[1] ?? "spades"));
+    } else if (!this.name) {
       this.view = new NameView(this);
     } else if (parts[0] === "table" && parts[1]) {
       this.view = new TableView(this, decodeURIComponent(parts[1]), params.get("invite"));
@@ -148,6 +153,7 @@ export class App {
       this.view = new LeaderboardView(this, decodeURIComponent(parts[1] ?? "spades"));
     } else if (parts[0] === "player" && parts[1]) {
       this.view = new PlayerView(this, decodeURIComponent(parts[1]));
+
     } else {
       this.view = new LobbyView(this);
     }

@@ -2,7 +2,7 @@
 
 import { errorWords, listGames } from "../lib/index.js";
 import { h, fill, focusKey, restoreFocus } from "./dom.js";
-import { PRESETS, optionsFor, formValue, wireValue, optionsInWords, presetLabel } from "./options.js";
+import { PRESETS, optionsFor, formValue, wireValue, optionsInWords, presetLabel, presetInWords, liveHint } from "./options.js";
 import { seatNames } from "./names.js";
 
 // Tables a page of the lobby's list holds: a phone's screen or two.
@@ -32,7 +32,7 @@ export class LobbyView {
     this.el = el;
     this.tablesEl = h("div", { class: "tables", "aria-live": "polite" }, "Loading tables…");
     this.gamesEl = h("div", { class: "games" }, "Loading finished games…");
-    this.formEl = h("form", { class: "new-table", onsubmit: (e) => this.create(e) });
+    this.formEl = h("form", { class: "new-table", onsubmit: (e) => this.create(e), oninput: () => this.describeForm() });
     fill(el,
       h("h1", { class: "sr-only" }, "Lobby"),
       this.nameSection(),
@@ -309,7 +309,7 @@ export class LobbyView {
       }
       input.dataset.default = formValue(o.default);
       return h("div", { class: "field" },
-        h("label", { for: id }, o.label, " ", h("span", { class: "hint" }, `(${o.hint})`)),
+        h("label", { for: id }, o.label, " ", h("span", { class: "hint", id: `hint-${o.name}` }, `(${o.hint})`)),
         input);
     });
     // The preset's defaults first; its options behind "More options", so that the form fits a phone.
@@ -318,7 +318,8 @@ export class LobbyView {
       h("div", { class: "field" },
         h("label", { for: "preset" }, "Game"),
         presetSelect,
-        h("p", { class: "hint", id: "preset-about" }, about)),
+        h("p", { class: "hint", id: "preset-about" }, about, " ",
+          h("a", { href: `#/rules/${preset}`, id: "how-to-play" }, `How to play ${PRESETS.find((p) => p.name === preset)?.label ?? preset}`))),
       h("div", { class: "field-row" },
         h("div", { class: "field" },
           h("label", { for: "turn-seconds" }, "Turn time ", h("span", { class: "hint" }, "(seconds, 0: none)")),
@@ -336,6 +337,19 @@ export class LobbyView {
       h("details", { class: "more", open },
         h("summary", {}, "More options ", h("span", { class: "hint" }, "(each starts at this game's default)")),
         h("fieldset", { class: "options" }, h("legend", {}, "Options"), fields)));
+    this.describeForm();
+  }
+
+  /** The preset's line and the hints that depend on other options, as the form's values stand. */
+  describeForm() {
+    const form = this.formEl;
+    const value = (name) => form.elements.namedItem(name)?.value;
+    const about = form.querySelector("#preset-about");
+    if (about?.firstChild) about.firstChild.textContent = `${presetInWords(this.preset, value)} `;
+    for (const o of optionsFor(this.preset)) {
+      const hint = form.querySelector(`#hint-${o.name}`);
+      if (hint) hint.textContent = `(${liveHint(o, value)})`;
+    }
   }
 
   async create(e) {

@@ -31,7 +31,7 @@ export const OPTIONS = [
     defaults: { "bga-sparts": "200" } },
   { name: "hearts_mode", label: "Hearts mode", hint: "pass 4 (sparts) or 3 (traditional)", type: "enum",
     values: ["sparts", "traditional"], defaults: { "bga-sparts": "sparts" } },
-  { name: "nil_value", label: "Nil value", hint: "points (0: a fifth of target)", type: "int", min: 0, max: 1000,
+  { name: "nil_value", label: "Nil value", hint: "points; 0: a fifth of the target score", type: "int", min: 0, max: 1000,
     defaults: { spades: 0, "worldwinner-spades": 75 } },
   { name: "sandbag_penalty", label: "Bag penalty", hint: "what bags cost", type: "enum", values: ["off", "10", "5", "bag-back"],
     defaults: { spades: "10", "worldwinner-spades": "bag-back" } },
@@ -86,6 +86,47 @@ export function optionsInWords(ruleset) {
       return typeof value === "boolean" ? (value ? label : `no ${label}`) : `${label} ${value}`;
     })
     .join(", ");
+}
+
+/**
+ * A preset in a line, as its options stand now in the New table form (`value(name)`: an
+ * option's current text there): "Partnership Spades to 100; nil is worth 20."
+ */
+export function presetInWords(preset, value) {
+  const num = (name) => Number(value(name));
+  const nil = () => {
+    const n = num("nil_value");
+    return n > 0 ? n : Math.floor(num("target_score") / 5);
+  };
+  const target = () => (num("target_score") > 0 ? `to ${num("target_score")}` : "with no target score");
+  switch (preset) {
+    case "spades":
+      return `Partnership Spades ${target()}; nil is worth ${nil()}.`;
+    case "worldwinner-spades": {
+      const clock = num("game_clock");
+      return `Partnership Spades ${target()}, bag back${clock ? `, ${clock % 60 ? `${clock}-second` : `${clock / 60}-minute`} game clock` : ""}; nil is worth ${nil()}.`;
+    }
+    case "bga-sparts":
+      return `4 players; the seven of diamonds chooses Spades or Hearts each hand; to ${value("game_length")} points.`;
+    case "sparts":
+    case "spartsel": {
+      const seats = num("seats");
+      const hands = value("hands");
+      const length = hands === "seats" ? `${seats} hands, one each to deal` : hands === "0" ? `to ${num("target_score")} points` : `${hands} hands`;
+      return preset === "sparts"
+        ? `${seats} players: bid on tricks, lose points for hearts and the queen of spades; ${length}.`
+        : `The inventors' game: exact bids only; ${seats} players, ${value("decks")} deck${value("decks") === "1" ? "" : "s"}, ${value("jokers")} jokers; ${length}.`;
+    }
+    default:
+      return PRESETS.find((p) => p.name === preset)?.about ?? "";
+  }
+}
+
+/** The hint of an option that depends on others, in numbers: nil_value's "0: a fifth of the target score, 100". */
+export function liveHint(option, value) {
+  if (option.name === "nil_value" && value("target_score") !== undefined)
+    return `points; 0: a fifth of the target score, ${Math.floor(Number(value("target_score")) / 5)}`;
+  return option.hint;
 }
 
 export function presetLabel(name) {

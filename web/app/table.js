@@ -9,6 +9,7 @@ import {
 import { h, patch, focusKey, restoreFocus } from "./dom.js";
 import { optionsInWords, presetLabel } from "./options.js";
 import { seatNames } from "./names.js";
+import { cardFace } from "./card-face.js";
 
 const KIND_WORDS = { spades: "Spades", hearts: "Hearts", sparts: "Sparts", undecided: "to be chosen" };
 const PHASE_WORDS = { dealing: "Dealing", choosing: "Choosing", passing: "Passing", bidding: "Bidding", playing: "Playing", game_over: "Game over" };
@@ -18,8 +19,9 @@ export function cardEl(card, options = {}) {
   const c = parseCard(card);
   const label = cardName(card);
   const cls = ["card", isRed(card) ? "red" : "black", c.joker ? "joker" : "", c.deck === 2 ? "deck2" : "", options.class ?? ""].filter(Boolean).join(" ");
+  const symbol = c.joker ? "★" : cardShort(card).slice(-1);
   const face = [h("span", { class: "rank", "aria-hidden": "true" }, cardShort(card).replace(/[♠♥♦♣]$/, "")),
-    h("span", { class: "suit", "aria-hidden": "true" }, c.joker ? "★" : cardShort(card).slice(-1))];
+    h("span", { class: "suit", "aria-hidden": "true" }, symbol), cardFace(c, symbol)];
   if (options.button) {
     return h("button", {
       type: "button", class: cls, "aria-label": label, dataset: { card, focusKey: `card-${card}` },
@@ -280,7 +282,8 @@ export class TableView {
             this.actionEl(),
             this.noticeEl(),
             this.overlayEl()),
-          h("aside", { class: `side${this.chatOpen ? " chat-open" : ""}` }, this.logEl(), this.chatEl(), this.chatToggleEl())),
+          h("aside", { class: `side${this.chatOpen ? " chat-open" : ""}${this.logOpen ? " log-open" : ""}` },
+            this.logEl(), this.logToggleEl(), this.chatEl(), this.chatToggleEl())),
         h("div", { class: "my-area" },
           s.you !== null ? h("div", { class: "me" }, this.seatEl(s.you, 0)) : null,
           this.handEl())));
@@ -317,25 +320,11 @@ export class TableView {
       v ? h("p", { class: "trick-line" },
         [this.trickInfo().caption, brokenWords(v), this.centerWords()].filter(Boolean).join(" · ")) : null,
       h("div", { class: "head-actions" },
-        s.view ? h("button", {
-          type: "button", id: "sheet", dataset: { focusKey: "sheet" }, "aria-pressed": String(Boolean(this.showSheet)),
-          onclick: () => { this.showSheet = !this.showSheet; this.render(); },
-        }, "Score sheet") : null,
         s.lastTrick ? h("button", {
           type: "button", dataset: { focusKey: "last-trick" }, "aria-pressed": String(Boolean(this.showLastTrick)),
           onclick: () => { this.showLastTrick = !this.showLastTrick; this.render(); },
         }, "Last trick") : null,
-        h("button", {
-          type: "button", id: "sound", dataset: { focusKey: "sound" }, "aria-pressed": String(!this.app.sound.muted),
-          onclick: () => { this.app.sound.setMuted(!this.app.sound.muted); this.render(); },
-        }, this.app.sound.muted ? "Sound off" : "Sound on"),
-        h("button", {
-          type: "button", id: "guard", dataset: { focusKey: "guard" }, "aria-pressed": String(this.guard),
-          title: "Tap a card to raise it, tap it again to play it",
-          onclick: () => { this.guard = !this.guard; localStorage.setItem("sparts.guard", this.guard ? "on" : "off"); this.raised = null; this.render(); },
-        }, "Confirm plays"),
-        h("button", { type: "button", dataset: { focusKey: "copy" }, onclick: () => this.copyLink(link) }, "Copy invite link"),
-        h("input", { class: "invite-link", readonly: true, value: link, "aria-label": "Invite link" }),
+        this.menuEl(link),
         h("a", { class: "button", href: "#/" }, "Lobby"),
         seated || s.synced ? h("button", { type: "button", dataset: { focusKey: "leave" }, onclick: () => {
           // Mid-game a seat left goes to a bot for the rest of the game: ask first.
@@ -346,6 +335,47 @@ export class TableView {
           }
           this.leave();
         } }, seated ? "Leave seat" : "Stop watching") : null));
+  }
+
+  /**
+   * What a player seldom needs during a hand: the score sheet, sound, confirming plays, the
+   * invite link. Beside the other buttons on a desktop; on a phone, behind one "More" button,
+   * so that the header keeps to one row and the table gets the height.
+   */
+  menuEl(link) {
+    const s = this.state;
+    const items = [
+      s.view ? h("button", {
+        type: "button", id: "sheet", dataset: { focusKey: "sheet" }, "aria-pressed": String(Boolean(this.showSheet)),
+        onclick: () => { this.showSheet = !this.showSheet; this.menuOpen = false; this.render(); },
+      }, "Score sheet") : null,
+      h("button", {
+        type: "button", id: "sound", dataset: { focusKey: "sound" }, "aria-pressed": String(!this.app.sound.muted),
+        onclick: () => { this.app.sound.setMuted(!this.app.sound.muted); this.menuOpen = false; this.render(); },
+      }, this.app.sound.muted ? "Sound off" : "Sound on"),
+      h("button", {
+        type: "button", id: "guard", dataset: { focusKey: "guard" }, "aria-pressed": String(this.guard),
+        title: "Tap a card to raise it, tap it again to play it",
+        onclick: () => {
+          this.guard = !this.guard;
+          localStorage.setItem("sparts.guard", this.guard ? "on" : "off");
+          this.raised = null;
+          this.menuOpen = false;
+          this.render();
+        },
+      }, "Confirm plays"),
+      h("button", { type: "button", dataset: { focusKey: "copy" }, onclick: () => { this.menuOpen = false; this.copyLink(link); } }, "Copy invite link"),
+      h("input", { class: "invite-link", readonly: true, value: link, "aria-label": "Invite link" }),
+      // In a tab of its own: the table stays where it is.
+      s.info ? h("a", { class: "button", href: `#/rules/${s.info.ruleset.preset}`, target: "_blank", rel: "noopener", id: "rules-link" }, "How to play") : null,
+    ];
+    if (!narrowScreen()) return items;
+    return h("div", { class: "menu" },
+      h("button", {
+        type: "button", id: "menu", class: "menu-button", "aria-expanded": String(Boolean(this.menuOpen)), "aria-controls": "menu-items",
+        dataset: { focusKey: "menu" }, onclick: () => { this.menuOpen = !this.menuOpen; this.render(); },
+      }, "More"),
+      h("div", { class: "menu-items", id: "menu-items", hidden: !this.menuOpen }, items));
   }
 
   leave() {
@@ -453,7 +483,8 @@ export class TableView {
     const waiting = !v || s.info?.state === "waiting";
     if (!holder && !seated) buttons.push(h("button", { type: "button", dataset: { focusKey: `sit-${seat}` }, onclick: () => this.act(() => this.client.sit(this.table, { seat }), "Sit") }, `Sit in seat ${seat + 1}`));
     if (!holder && (seated || waiting)) buttons.push(h("button", { type: "button", dataset: { focusKey: `bot-${seat}` }, onclick: () => this.act(() => this.client.addBot(this.table, seat), "Add bot") }, `Add bot to seat ${seat + 1}`));
-    if (holder?.bot && !seated && s.info?.state === "playing") buttons.push(h("button", { type: "button", dataset: { focusKey: `take-${seat}` }, onclick: () => this.act(() => this.client.sit(this.table, { seat }), "Take over") }, `Take over seat ${seat + 1}`));
+    // Not a bot seat of this game other than the one you held: the server would refuse it (seat_change_mid_game).
+    if (holder?.bot && !seated && s.info?.state === "playing" && (s.heldSeat === null || s.heldSeat === seat)) buttons.push(h("button", { type: "button", dataset: { focusKey: `take-${seat}` }, onclick: () => this.act(() => this.client.sit(this.table, { seat }), "Take over") }, `Take over seat ${seat + 1}`));
     return h("section", {
       class: `seat pos-${pos}${onTurn ? " on-turn" : ""}${seat === s.you ? " you" : ""}`,
       dataset: { seat: String(seat) },
@@ -858,8 +889,11 @@ export class TableView {
   }
 
   logEl() {
-    return h("section", { class: "card-panel log-panel", "aria-labelledby": "log-title" },
-      h("h2", { id: "log-title" }, "What happened"),
+    return h("section", { class: "card-panel log-panel", id: "log-panel", "aria-labelledby": "log-title" },
+      h("div", { class: "chat-head" },
+        h("h2", { id: "log-title" }, "What happened"),
+        // Phones only (the log is a drawer over the table there, opened by its last line).
+        h("button", { type: "button", class: "log-close", dataset: { focusKey: "log-close" }, onclick: () => { this.logOpen = false; this.render(); } }, "Close")),
       h("div", { class: "log", tabindex: "0", dataset: { focusKey: "log" } }, h("ol", {}, this.log.map((x) => h("li", { class: `log-${x.kind}` }, x.text)))));
   }
 
@@ -925,11 +959,23 @@ export class TableView {
     }
   }
 
+  /**
+   * On a phone the log is a drawer: a single line under the table shows what happened last,
+   * and opens the whole log over the table. On a desktop the log is always beside the table.
+   */
+  logToggleEl() {
+    const last = this.log.at(-1);
+    return h("button", {
+      type: "button", class: "log-toggle", id: "log-toggle", "aria-expanded": String(Boolean(this.logOpen)), "aria-controls": "log-panel",
+      dataset: { focusKey: "log-toggle" }, onclick: () => { this.logOpen = !this.logOpen; this.chatOpen = false; this.render(); },
+    }, h("span", { class: "sr-only" }, "What happened: "), last ? last.text : "Nothing yet.");
+  }
+
   /** On a phone the chat opens over the table; on a desktop it is always beside it. */
   chatToggleEl() {
     return h("button", {
       type: "button", class: "chat-toggle", id: "chat-toggle", "aria-expanded": String(Boolean(this.chatOpen)), "aria-controls": "chat",
-      dataset: { focusKey: "chat-toggle" }, onclick: () => { this.chatOpen = !this.chatOpen; this.render(); },
+      dataset: { focusKey: "chat-toggle" }, onclick: () => { this.chatOpen = !this.chatOpen; this.logOpen = false; this.render(); },
     }, "Chat");
   }
 
@@ -1029,7 +1075,7 @@ export function ringPlace(i, n, rx, ry) {
 /** How a hand of `count` cards fits `width` pixels: card size, step between cards, rows. */
 export function handFit(count, width) {
   const phone = width < 760;
-  const cardW = phone ? 42 : 56;
+  const cardW = phone ? 42 : 64;
   const cardH = Math.round(cardW * 1.4);
   const avail = Math.max(cardW, width - (phone ? 16 : 32));
   const minStep = phone ? 22 : 28; // a card's corner stays readable

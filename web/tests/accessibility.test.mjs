@@ -8,7 +8,7 @@
 
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { startServer, launchBrowser, audit, newPerson, createTable, playThrough } from "./support.mjs";
+import { startServer, launchBrowser, audit, newPerson, createTable, playThrough, headerButton } from "./support.mjs";
 
 let server;
 let browser;
@@ -38,7 +38,12 @@ for (const size of ["desktop", "phone"]) {
     const seen = await playThrough(page, { onFirst: (what) => audit(page, `the table, ${what}`) });
     assert.deepEqual([...seen].sort(), ["bidding", "game-over", "passing", "playing"]);
     await page.locator(".scored").waitFor();
-    await page.locator("#sheet").click();
+    if (size === "phone") {
+      await page.locator("#menu").click();
+      await page.locator("#menu-items").waitFor();
+      await audit(page, "the table's menu of rare actions");
+    }
+    await (await headerButton(page, "#sheet")).click();
     await page.getByRole("dialog", { name: /Score sheet/ }).waitFor();
     await audit(page, "the table, hand scored and game over, with the score sheet");
     // the replay

@@ -125,8 +125,13 @@ test("a person plays a whole hand against three bots; reload and a lost connecti
   const playerFrames = leakChecker();
   page.on("websocket", (ws) => ws.on("framereceived", ({ payload }) => playerFrames.frame(payload)));
   await spec.goto(`${server.url}/#/table/${table}?watch=1`);
-  await spec.locator(".log li", { hasText: "You are watching this table." }).waitFor();
+  // On a phone the log is a drawer, opened from the line under the table that shows its last entry.
+  await spec.locator(".log li", { hasText: "You are watching this table." }).waitFor({ state: "attached" });
   assert.equal(await spec.locator(".log li", { hasText: "You are watching" }).count(), 1);
+  await spec.locator("#log-toggle").click();
+  await spec.locator(".log li", { hasText: "You are watching this table." }).waitFor();
+  await spec.locator("#log-panel .log-close").click();
+  await spec.locator("#log-panel").waitFor({ state: "hidden" });
 
   // ---- start, then play the hand by clicking (and by keyboard every other trick)
   await page.locator("#start").click();

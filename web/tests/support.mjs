@@ -320,3 +320,16 @@ export async function playThrough(page, { onFirst = async () => {}, onPass = pas
   if (seen.size < stopAfter) throw new Error(`the game did not end in 4 minutes (seen: ${[...seen]})`);
   return seen;
 }
+
+/**
+ * A button of the table's header that a phone keeps behind its "More" menu (the score sheet,
+ * sound, confirm plays, the invite link): the menu is opened first when it hides the button.
+ */
+export async function headerButton(page, selector) {
+  const item = page.locator(selector);
+  if (!(await item.isVisible()) && (await page.locator("#menu").isVisible())) {
+    await page.locator("#menu").click();
+    await item.waitFor();
+  }
+  return item;
+}

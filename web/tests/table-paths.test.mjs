@@ -62,7 +62,7 @@ test("play again at a passing preset: game 2's pass panel starts empty, and its 
     await page.getByRole("group", { name: "Pass cards" }).waitFor({ timeout: 30000 });
     await shoot(page, `again-pass-${size}`);
     await passFirst(page);
-    await page.locator(".log li", { hasText: /passes 3 cards|passed/ }).first().waitFor();
+    await page.locator(".log li", { hasText: /passes 3 cards|passed/ }).first().waitFor({ state: "attached" }); // a drawer on a phone
     assert.equal(await page.locator(".toast", { hasText: /only pass cards from your hand/ }).count(), 0);
     assert.deepEqual(ada.errors, []);
     await ada.context.close();
@@ -129,6 +129,10 @@ async function leaveAndTakeOver(server) {
     });
     await page.goto(`${server.url}/#/table/${table}`);
     await page.getByRole("button", { name: "Take over seat 1" }).waitFor({ timeout: 20000 });
+    // Only the seat she held: the server refuses another of this game (seat_change_mid_game), and
+    // the snapshot says which one she held.
+    for (const other of [2, 3])
+      assert.equal(await page.getByRole("button", { name: `Take over seat ${other}` }).count(), 0, `no Take over of bot seat ${other}`);
     const names = await page.locator(".seat h2").allInnerTexts();
     assert.ok(names.some((n) => /^Bot 1\b/.test(n)), `seat 1 is a bot's: ${names}`);
     assert.ok(!names.some((n) => /\(you\)/.test(n)), `nobody is "you": ${names}`);

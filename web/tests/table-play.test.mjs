@@ -9,7 +9,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { startServer, launchBrowser, artifactsDir, until, newPerson, createTable, playStep, nextPhase, act } from "./support.mjs";
+import { startServer, launchBrowser, artifactsDir, until, newPerson, createTable, playStep, nextPhase, act, headerButton } from "./support.mjs";
 
 let server;
 let browser;
@@ -60,7 +60,7 @@ for (const size of ["desktop", "phone"]) {
     // to the end of hand 1 (a step that would put its scores away is not taken): the score
     // sheet has it; to the end of the game: both hands
     await until(async () => (await page.locator(".scored").count()) > 0 || ((await playUntilScores(page)) && false), "hand 1 scored", 90000);
-    await page.locator("#sheet").click();
+    await (await headerButton(page, "#sheet")).click();
     const sheet = page.getByRole("dialog", { name: /Score sheet/ });
     await sheet.waitFor();
     assert.match(await sheet.innerText(), /1 \(Sparts\)/);
@@ -76,7 +76,7 @@ for (const size of ["desktop", "phone"]) {
     await page.locator(".scored").waitFor({ state: "detached" });
     await page.locator(".action").first().waitFor();
     await until(async () => (await page.locator(".game-over").count()) > 0 || ((await playStep(page)) && false), "game over", 90000);
-    await page.locator("#sheet").click();
+    await (await headerButton(page, "#sheet")).click();
     const rows = await page.getByRole("dialog", { name: /Score sheet/ }).locator("tbody tr").count();
     assert.equal(rows, 2);
     assert.deepEqual(ada.errors, []);
@@ -131,7 +131,7 @@ test("the misclick guard raises a card on the first tap and plays it on the seco
     const { page } = ada;
     await createTable(page, server.url, "spades", { hand_cap: 1 });
     await page.locator("#start").click();
-    await page.locator("#guard").click();
+    await (await headerButton(page, "#guard")).click();
     assert.equal(await page.locator("#guard").getAttribute("aria-pressed"), "true");
     // to a turn with more than one legal card (a single one has its own button)
     await until(async () => {
@@ -154,7 +154,7 @@ test("the misclick guard raises a card on the first tap and plays it on the seco
     await raised.click();
     await until(async () => (await page.locator(`.hand [data-card="${card}"]`).count()) === 0, "the raised card played on the second tap");
     assert.equal(await page.locator(".hand .card").count(), count - 1);
-    await page.locator("#guard").click();
+    await (await headerButton(page, "#guard")).click();
     // the last trick: one legal card, one tap on "Play the …"
     // (With one card left the loop only waits for the turn: a playStep then would play it itself.)
     await until(async () => {
