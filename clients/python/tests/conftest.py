@@ -16,16 +16,17 @@ DEFAULT_SERVER = os.path.join(HERE, "..", "..", "..", "build", "server", "sparts
 
 
 class Server:
-    def __init__(self, tmpdir):
+    def __init__(self, tmpdir, *flags):
         self.binary = os.environ.get("SPARTS_SERVER") or os.path.abspath(DEFAULT_SERVER)
         self.db = os.path.join(str(tmpdir), "sparts.db")
         self.port = 0
         self.proc = None
+        self.flags = list(flags)           # after the tests' own: the last of a flag counts
 
     def start(self):
         args = [self.binary, "--port", str(self.port), "--database", self.db, "--log-level", "warn",
                 "--bot-delay-ms", "20", "--players-per-address-per-minute", "100000",
-                "--tables-per-address", "100000", "--archive-reads-per-minute", "100000"]
+                "--tables-per-address", "100000", "--archive-reads-per-minute", "100000"] + self.flags
         self.proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=None, text=True)
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline:

@@ -29,6 +29,28 @@ class SpartsError(Exception):
         self.code, self.message, self.field, self.reply = code, message, field, reply or {}
 
 
+async def within(aw: Any, timeout: Optional[float]) -> Any:
+    """Await ``aw`` for at most ``timeout`` seconds (``asyncio.TimeoutError`` after that).
+
+    Not ``asyncio.wait_for``: before Python 3.12, when what it awaits finishes as the
+    caller is cancelled, it returns the result and the cancellation is lost (bpo-42130),
+    so a bot cancelled as a reply came in played on. Here a cancellation always wins, and
+    what was being awaited is cancelled, or its exception marked as seen, so that nothing
+    is left to print "exception was never retrieved".
+    """
+    fut = asyncio.ensure_future(aw)
+    try:
+        done, _ = await asyncio.wait({fut}, timeout=timeout)
+    finally:
+        if not fut.done():
+            fut.cancel()
+        elif not fut.cancelled():
+            fut.exception()
+    if not done:
+        raise asyncio.TimeoutError()
+    return fut.result()
+
+
 class TokenBucket:
     """Client-side pacing: at most ``rate`` messages a second, bursts of ``burst``."""
 
@@ -90,6 +112,14 @@ class SpartsClient:
         self._moved_table: Optional[str] = None
         self._task: Optional[asyncio.Task] = None
         self._resyncing: Dict[str, bool] = {}
+        self._background: set = set()      # resumes after a gap: kept, so that close() ends them
+
+    async def __aenter__(self) -> "SpartsClient":
+        await self.connect()
+        return self
+
+    async def __aexit__(self, *exc: Any) -> None:
+        await self.close()
 
     # -- public API ------------------------------------------------------------------
     async def connect(self) -> Dict[str, Any]:
@@ -99,24 +129,44 @@ class SpartsClient:
         return await self._first
 
     async def close(self) -> None:
+        """Close the connection for good (no reconnection). Requests waiting fail with
+        ``disconnected``, and every queue from :meth:`subscribe` gets ``{"type": "closed"}``
+        last, so that whatever reads one (``play_table``) stops instead of waiting forever.
+        Seats are kept: ``leave`` first to give them up (``play_table`` does)."""
         self._closing = True
+        for t in list(self._background):
+            t.cancel()
         if self._ws is not None:
             await self._ws.close()
         if self._task:
             try:
-                await asyncio.wait_for(self._task, 5)
-            except (asyncio.TimeoutError, asyncio.CancelledError):
-                pass
+                await within(asyncio.shield(self._task), 5)
+            except asyncio.TimeoutError:
+                self._task.cancel()
+        self._finished()
+
+    def _finished(self) -> None:
+        for queues in self._subs.values():
+            for q in queues:
+                q.put_nowait({"type": "closed"})
+        self._subs.clear()
 
     @property
     def connected(self) -> bool:
         return self._connected.is_set()
 
     def subscribe(self, table: str) -> "asyncio.Queue[Dict[str, Any]]":
-        """A queue of the table's messages (snapshot, event, your_turn, chat, chat_history), each after the model took it."""
+        """A queue of the table's messages (snapshot, event, your_turn, chat, chat_history), each
+        after the model took it; ``{"type": "closed"}`` last, once the client is closed."""
         q: asyncio.Queue = asyncio.Queue()
         self._subs.setdefault(table, []).append(q)
         return q
+
+    def unsubscribe(self, table: str, queue: "asyncio.Queue[Dict[str, Any]]") -> None:
+        """Stop putting the table's messages in ``queue``."""
+        queues = self._subs.get(table, [])
+        if queue in queues:
+            queues.remove(queue)
 
     def table(self, table: str) -> TableModel:
         if table not in self.tables:
@@ -136,7 +186,8 @@ class SpartsClient:
         timeout = self.request_timeout if timeout is None else timeout
         for attempt in range(retries + 1):
             try:
-                await asyncio.wait_for(self._connected.wait(), timeout)
+                if not self._connected.is_set():
+                    await within(self._connected.wait(), timeout)
             except asyncio.TimeoutError:
                 raise SpartsError("disconnected", "not connected") from None
             ws = self._ws
@@ -181,7 +232,25 @@ class SpartsClient:
         self.table(table)
         await self.request({"type": "watch", "table": table, **({"invite": invite} if invite else {})})
 
+    async def leave(self, table: str) -> Optional[Dict[str, Any]]:
+        """Give up your seat (or stop watching), and stop following the table: its model
+        leaves ``client.tables`` and is not resumed after a reconnection. Mid-game a server
+        bot takes the seat; a table where only bots are left then closes at once, one
+        with nobody seated after the grace period (PROTOCOL.md §4 leave, §16). Returns the
+        ``ok``, or None when there was nothing to leave (``no_such_table``, ``not_at_table``)."""
+        try:
+            ok: Optional[Dict[str, Any]] = await self.request({"type": "leave", "table": table})
+        except SpartsError as e:
+            if e.code not in ("no_such_table", "not_at_table"):
+                raise
+            ok = None
+        self.tables.pop(table, None)
+        self._resyncing.pop(table, None)
+        return ok
+
     async def add_bot(self, table: str, level: Optional[str] = None) -> int:
+        """A server bot in the lowest free seat: ``level`` ``"random"``, ``"basic"`` or
+        ``"strong"``; None: the server's default, ``basic`` (PROTOCOL.md §4 add_bot)."""
         return (await self.request({"type": "add_bot", "table": table,
                                     **({"level": level} if level else {})}))["seat"]
 
@@ -225,11 +294,15 @@ class SpartsClient:
         self._pending[rid] = fut
         try:
             await self._send(msg)
-            return await asyncio.wait_for(fut, timeout)
+            return await within(fut, timeout)
         except asyncio.TimeoutError:
             raise SpartsError("timeout", f"no reply to {msg['type']} in {timeout} s") from None
         finally:
             self._pending.pop(rid, None)
+            # The connection may have gone while the frame was being sent: the reader then
+            # failed this future too, and nobody else will look at it.
+            if fut.done() and not fut.cancelled():
+                fut.exception()
 
     async def _follow_move(self, ws: Any, table: Optional[str], timeout: float) -> None:
         """After a ``table_moved`` reply on ``ws``: when ``ws`` follows the table, the node
@@ -255,6 +328,12 @@ class SpartsClient:
                            f"table={self._moved_table}", ""))
 
     async def _run(self) -> None:
+        try:
+            await self._connect_loop()
+        finally:
+            self._finished()
+
+    async def _connect_loop(self) -> None:
         backoff = self.backoff_initial
         while not self._closing:
             reader: Optional[asyncio.Task] = None
@@ -404,7 +483,9 @@ class SpartsClient:
                 self.stats["gaps"] += 1
                 log.warning("gap at %s: seq %d after %d: resuming", table, seq, model.seq)
                 self._resyncing[table] = True
-                asyncio.ensure_future(self._resume_quietly(table))
+                task = asyncio.ensure_future(self._resume_quietly(table))
+                self._background.add(task)
+                task.add_done_callback(self._background.discard)
                 return
             model.apply_event(seq, msg["event"])
         elif t == "your_turn":

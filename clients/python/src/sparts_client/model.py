@@ -6,8 +6,37 @@ from typing import Any, Dict, List, Optional
 CHAT_LINES = 200  # chat lines a model keeps (the server replays its last 50 by default)
 
 
+def partners_for(ruleset: Optional[Dict[str, Any]], seats: int, hand: int, dealer: int) -> List[List[int]]:
+    """Per seat, the seats whose results combine with its own on this hand (the seat
+    itself included), as a snapshot's ``view.partners`` says; the events never say it,
+    so the model works it out at each ``hand_started`` as the engine does (docs/RULES.md:
+    ``partners``, ``teams``, ``partner_plan``). Spades presets: partners sit across."""
+    alone = [[s] for s in range(seats)]
+    if not ruleset or seats < 2:
+        return alone
+    options = ruleset.get("options") or {}
+    kind = options.get("partners", "none")
+    if ruleset.get("preset") in ("spades", "worldwinner-spades"):
+        teams = seats // 2
+    elif kind == "regular":
+        teams = int(options.get("teams", 2))
+    elif kind == "progressive":             # one way: your partner is 2 to your left
+        return [sorted({s, (s + 2) % seats}) for s in range(seats)]
+    elif kind == "rotating":                # the plan's team count for this hand, from the dealer's left
+        plan = [int(k) for k in str(options.get("partner_plan", "2")).split(",")]
+        k = plan[(max(1, hand) - 1) % len(plan)]
+        if k < 2:
+            return alone
+        team = [((t - dealer - 1) % seats) % k for t in range(seats)]
+        return [[t for t in range(seats) if team[t] == team[s]] for s in range(seats)]
+    else:
+        return alone
+    return [[t for t in range(seats) if t % teams == s % teams] for s in range(seats)]
+
+
 class TableModel:
-    """What one connection knows of a table: your hand, the trick, the bids, whose turn.
+    """What one connection knows of a table: your hand, the trick, the bids, whose turn,
+    the partners, and the cards played earlier in the hand.
 
     It is rebuilt by every ``snapshot`` and moved on by each ``event`` in seq order.
     ``turn`` is derived from the events as well as it can be; the authority on what
@@ -29,9 +58,19 @@ class TableModel:
         self.turn: Optional[int] = None
         self.hand: List[str] = []         # your cards (empty for a spectator)
         self.hand_sizes: List[int] = []
-        self.trick: List[Dict[str, Any]] = []   # [{"seat", "card"}] in play order
-        self.trick_leader: Optional[int] = None
+        # The trick on the table, as the protocol's view has it: its leader (after a trick,
+        # the winner, who leads the next) and its cards [{"seat", "card"}] in play order.
+        self.trick: Dict[str, Any] = {"leader": None, "cards": []}
         self.trick_number = 0
+        # The hand so far: per seat, the cards it played, in order (the trick's included);
+        # the tricks done, each {"trick", "leader", "winner", "cards": [{"seat", "card"}]}.
+        # A snapshot has only the trick on the table: after one taken once a trick was won,
+        # and without the events before it, history_complete is False (the rest is unknown).
+        self.played: List[List[str]] = []
+        self.played_tricks: List[Dict[str, Any]] = []
+        self.history_complete = True
+        # Per seat, the seats whose results combine with its own this hand (itself included).
+        self.partners: List[List[int]] = []
         self.tricks: List[int] = []
         self.bids: List[Any] = []         # None, a number, "nil" or "secret"
         self.pass_round = 0
@@ -47,8 +86,25 @@ class TableModel:
         self.chat: List[Dict[str, Any]] = []
         self.muted: List[Any] = []
 
+    @property
+    def trick_leader(self) -> Optional[int]:
+        return self.trick["leader"]
+
+    @property
+    def partner(self) -> Optional[int]:
+        """Your partner this hand; None when you play alone, watch, or have several (see ``partners``)."""
+        if self.you is None or self.you >= len(self.partners):
+            return None
+        others = [s for s in self.partners[self.you] if s != self.you]
+        return others[0] if len(others) == 1 else None
+
     # -- snapshot -------------------------------------------------------------------
     def apply_snapshot(self, msg: Dict[str, Any]) -> None:
+        view = msg.get("view")
+        # Nothing happened since the last event applied (a sit taking the seat over on
+        # this connection, say): the history the events made still holds.
+        keep_history = (view is not None and self.history_complete and msg["seq"] == self.seq
+                        and msg.get("game", 0) == self.game and view["hand_number"] == self.hand_number)
         self.seq = msg["seq"]
         self.you = msg.get("you")
         self.info = msg.get("info")
@@ -60,10 +116,11 @@ class TableModel:
         if self.info:
             self.ruleset = self.info.get("ruleset")
             self.seats = len(self.info.get("seats", []))
-        view = msg.get("view")
         if view is None:
             self.phase = None
-            self.hand, self.trick, self.bids, self.tricks = [], [], [], []
+            self.hand, self.bids, self.tricks = [], [], []
+            self.trick = {"leader": None, "cards": []}
+            self.played, self.played_tricks, self.history_complete, self.partners = [], [], True, []
             self.legal = None
             return
         self.seats = view["seats"]
@@ -75,10 +132,17 @@ class TableModel:
         self.hand = list(view.get("hand") or [])
         self.hand_sizes = list(view.get("hand_sizes") or [])
         trick = view.get("trick") or {}
-        self.trick = list(trick.get("cards") or [])
-        self.trick_leader = trick.get("leader")
+        self.trick = {"leader": trick.get("leader"), "cards": [dict(c) for c in trick.get("cards") or []]}
         self.trick_number = view.get("trick_number", 0)
         self.tricks = list(view.get("tricks") or [0] * self.seats)
+        if not keep_history:
+            self.played = [[] for _ in range(self.seats)]
+            for c in self.trick["cards"]:
+                self.played[c["seat"]].append(c["card"])
+            self.played_tricks = []
+            self.history_complete = not any(self.tricks)
+        self.partners = [list(p) for p in view.get("partners") or []] or \
+            partners_for(self.ruleset, self.seats, self.hand_number, self.dealer or 0)
         self.bids = list(view.get("bids") or [None] * self.seats)
         self.pass_round = view.get("pass_round", 0)
         self.scores = list(view.get("scores") or [])
@@ -125,8 +189,11 @@ class TableModel:
             self.dealer = ev["dealer"]
             self.kind = ev["kind"]
             self.phase = "dealing"
-            self.hand, self.trick = [], []
-            self.trick_leader, self.trick_number, self.turn = None, 0, None
+            self.hand = []
+            self.trick = {"leader": None, "cards": []}
+            self.trick_number, self.turn = 0, None
+            self.played, self.played_tricks, self.history_complete = [[] for _ in range(n)], [], True
+            self.partners = partners_for(self.ruleset, n, ev["hand"], ev["dealer"])
             self.bids = [None] * n
             self.tricks = [0] * n
             self.hand_sizes = [0] * n
@@ -156,12 +223,15 @@ class TableModel:
         elif t == "bids_revealed":
             self.bids = list(ev["bids"])
         elif t == "play_started":
-            self.phase, self.turn, self.trick_leader = "playing", ev["leader"], ev["leader"]
+            self.phase, self.turn = "playing", ev["leader"]
+            self.trick = {"leader": ev["leader"], "cards": []}
             self.trick_number = 1
         elif t == "card_played":
-            if not self.trick:
-                self.trick_leader = ev["seat"]
-            self.trick.append({"seat": ev["seat"], "card": ev["card"]})
+            if not self.trick["cards"]:
+                self.trick["leader"] = ev["seat"]
+            self.trick["cards"].append({"seat": ev["seat"], "card": ev["card"]})
+            if 0 <= ev["seat"] < len(self.played):
+                self.played[ev["seat"]].append(ev["card"])
             self.trick_number = ev["trick"]
             if ev["seat"] == self.you and ev["card"] in self.hand:
                 self.hand.remove(ev["card"])
@@ -169,7 +239,13 @@ class TableModel:
                 self.hand_sizes[ev["seat"]] -= 1
             self.turn = (ev["seat"] + 1) % n
         elif t == "trick_won":
-            self.trick, self.trick_leader = [], ev["winner"]
+            cards = self.trick["cards"]
+            if len(cards) != len(ev["cards"]):      # not seen card by card: the event has them all
+                cards = [{"seat": (ev["leader"] + i) % n, "card": c} for i, c in enumerate(ev["cards"])]
+            self.played_tricks.append({"trick": ev["trick"], "leader": ev["leader"],
+                                       "winner": ev["winner"], "cards": cards})
+            self.trick = {"leader": ev["winner"], "cards": []}
+            self.trick_number = ev["trick"] + 1   # as the view has it: the trick the winner leads
             if 0 <= ev["winner"] < len(self.tricks):
                 self.tricks[ev["winner"]] += 1
             self.turn = ev["winner"]

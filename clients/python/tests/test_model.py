@@ -1,0 +1,156 @@
+"""The TableModel a bot reads: the trick, the partners, the cards played earlier in the hand
+(see conftest.py for the server)."""
+import asyncio
+
+import pytest
+
+from sparts_client import Bot, SpartsClient, TableModel, partners_for, play_table
+
+
+def run(coro, timeout=90):
+    return asyncio.run(asyncio.wait_for(coro, timeout))
+
+
+# Rulesets whose partners differ: across (Spades), none, regular teams of 3 at 6 seats,
+# rotating by a plan (2 teams, none, 3 teams), progressive (one-way, 2 to the left).
+RULESETS = [
+    ("spades", {"hand_cap": 2}),
+    ("sparts", {"hand_cap": 2}),
+    ("sparts", {"seats": 6, "partners": "regular", "teams": 3, "hand_cap": 2}),
+    ("spartsel", {"seats": 6, "partners": "rotating", "partner_plan": "2,0,3", "hand_cap": 3}),
+    ("spartsel", {"seats": 5, "partners": "progressive", "hand_cap": 2}),
+]
+
+
+async def checked_game(url, preset, options):
+    """Seat 0 plays a game against server bots, by hand: at each of its turns to bid, choose
+    or play (the table waits for it: no turn limit), a watcher takes a fresh snapshot,
+    and the player's model, kept from the events alone, is compared with it."""
+    player, watcher = SpartsClient(url, "Model"), SpartsClient(url, "Snapshots")
+    await player.connect()
+    await watcher.connect()
+    table = (await player.create_table(preset, options, turn_seconds=0))["table"]
+    queue = player.subscribe(table)
+    await player.sit(table)
+    while not all(player.table(table).info["seats"]):
+        await player.add_bot(table)
+    snapshots = []
+    watcher.on_message.append(lambda m: snapshots.append(m) if m["type"] == "snapshot" else None)
+    seen = {}                                # hand -> its card_played events, as received
+
+    def record(m):
+        if m["type"] == "event" and m["event"]["type"] == "hand_started":
+            seen[m["event"]["hand"]] = []
+        elif m["type"] == "event" and m["event"]["type"] == "card_played":
+            seen[max(seen)].append(m["event"])
+    player.on_message.append(record)
+    await player.start(table)
+    bot, model, compared, passed, dealt = Bot(seed=3), player.table(table), 0, None, []
+    while True:
+        m = await queue.get()
+        if m["type"] == "event" and m["event"]["type"] == "cards_dealt" and "cards" in m["event"]:
+            dealt = list(m["event"]["cards"])
+        if m["type"] == "event" and m["event"]["type"] == "game_over":
+            break
+        if m["type"] != "your_turn":
+            continue
+        legal = m["legal"]
+        if legal["kind"] == "pass":          # everyone passes at once: nothing stands still
+            key = (model.hand_number, model.pass_round)
+            if key != passed and not any(x["type"] == "your_turn" for x in queue._queue):
+                passed = key
+                await player.act(table, bot.choose(legal, model))
+            continue
+        await watcher.watch(table)
+        while not snapshots or snapshots[-1]["seq"] != model.seq:
+            await asyncio.sleep(0.005)
+        view = snapshots[-1]["view"]
+        where = f"{preset} {options} hand {model.hand_number} trick {model.trick_number}"
+        assert model.trick == view["trick"], where
+        assert model.partners == view["partners"], where
+        assert (model.hand_number, model.dealer, model.turn) == (view["hand_number"], view["dealer"], view["turn"]), where
+        assert model.tricks == view["tricks"] and model.hand_sizes == view["hand_sizes"], where
+        assert model.trick_number == view["trick_number"], where
+        # the cards played this hand: per seat, in order, and trick by trick
+        hand_seen = seen[model.hand_number]
+        for seat in range(model.seats):
+            assert model.played[seat] == [e["card"] for e in hand_seen if e["seat"] == seat], where
+        in_tricks = [c for t in model.played_tricks for c in t["cards"]] + model.trick["cards"]
+        assert in_tricks == [{"seat": e["seat"], "card": e["card"]} for e in hand_seen], where
+        assert [t["trick"] for t in model.played_tricks] == list(range(1, len(model.played_tricks) + 1)), where
+        done = model.played_tricks              # each winner leads the next trick
+        assert [t["winner"] for t in done] == [t["leader"] for t in done[1:] + [model.trick]][:len(done)], where
+        assert model.history_complete, where
+        if preset == "spades":               # no pass, no center: the hand is what was dealt
+            assert sorted(model.hand + model.played[0]) == sorted(dealt), where
+        compared += 1
+        await player.act(table, bot.choose(legal, model))
+    await player.close()
+    await watcher.close()
+    return compared
+
+
+@pytest.mark.parametrize("preset,options", RULESETS)
+def test_model_from_events_matches_a_snapshot_at_every_turn(server, preset, options):
+    compared = run(checked_game(server.url, preset, options))
+    assert compared >= 10
+
+
+def test_partners_for_each_kind_of_partnership():
+    spades = {"preset": "spades"}
+    assert partners_for(spades, 4, 1, 0) == [[0, 2], [1, 3], [0, 2], [1, 3]]
+    assert partners_for({"preset": "sparts"}, 4, 1, 0) == [[0], [1], [2], [3]]
+    regular = {"preset": "sparts", "options": {"seats": 6, "partners": "regular", "teams": 2}}
+    assert partners_for(regular, 6, 1, 0)[1] == [1, 3, 5]
+    progressive = {"preset": "spartsel", "options": {"partners": "progressive"}}
+    assert partners_for(progressive, 5, 1, 0) == [[0, 2], [1, 3], [2, 4], [0, 3], [1, 4]]
+    rotating = {"preset": "spartsel", "options": {"partners": "rotating", "partner_plan": "2,0"}}
+    # hand 1, dealer 3: from the dealer's left, seats 4, 0, 1, 2, 3 play in teams 0, 1, 0, 1, 0
+    assert partners_for(rotating, 5, 1, 3) == [[0, 2], [1, 3, 4], [0, 2], [1, 3, 4], [1, 3, 4]]
+    assert partners_for(rotating, 5, 2, 4) == [[s] for s in range(5)]
+    model = TableModel("t1")
+    model.you, model.partners = 1, partners_for(spades, 4, 1, 0)
+    assert model.partner == 3
+    model.partners = partners_for(regular, 6, 1, 0)
+    assert model.partner is None, "two partners: see model.partners"
+
+
+def test_history_of_the_hand_across_taking_the_seat_back(server):
+    """A snapshot carries the trick on the table, not the tricks before it. play_table run
+    again on the same connection (the events all seen) keeps the hand's history; a new
+    connection taking the seat over mid-hand knows only the trick on the table, and says so."""
+    async def main():
+        client = SpartsClient(server.url, "Back")
+        await client.connect()
+        seen = []                                # one hand: it waits for seat 0 to go on
+        client.on_message.append(lambda m: seen.append({"seat": m["event"]["seat"], "card": m["event"]["card"]})
+                                 if m["type"] == "event" and m["event"]["type"] == "card_played" else None)
+        table = (await client.create_table("spades", {"hand_cap": 1}, turn_seconds=0))["table"]
+        task = asyncio.ensure_future(play_table(client, table, games=None, fill_with_bots=True, leave=False))
+        model = client.table(table)
+
+        def stop(m):                             # its turn, a trick under way: the table waits
+            if m["type"] == "your_turn" and model.trick_number >= 4 and model.trick["cards"]:
+                task.cancel()
+        client.on_message.append(stop)
+        with pytest.raises(asyncio.CancelledError):
+            await task
+        await client.sit(table)                  # the seat taken back: a snapshot, nothing missed
+        kept = (model.history_complete, [c for t in model.played_tricks for c in t["cards"]] + model.trick["cards"],
+                [[c["card"] for c in seen if c["seat"] == s] == model.played[s] for s in range(4)], list(seen))
+
+        other = SpartsClient(server.url, "Back", token=client.token)
+        await other.connect()
+        await other.sit(table)                   # on a new connection: the model starts there
+        fresh = other.table(table)
+        result = (fresh.history_complete, fresh.played_tricks, fresh.played, fresh.trick)
+        await other.leave(table)
+        await other.close()
+        await client.close()
+        return kept, result
+
+    (kept_complete, kept_cards, kept_per_seat, seen), (complete, tricks, played, trick) = run(main())
+    assert kept_complete and kept_cards == seen and len(seen) >= 13 and all(kept_per_seat)
+    assert complete is False and tricks == []
+    assert sum(map(len, played)) == len(trick["cards"]) > 0
+    assert all(played[c["seat"]] == [c["card"]] for c in trick["cards"])
