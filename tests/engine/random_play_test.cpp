@@ -4,8 +4,9 @@
 //   - every card is in exactly one place (Game::check_invariants),
 //   - the action taken was in legal_moves() and apply() accepted it,
 //   - a random action is accepted exactly when legal_moves() contains it, and a
-//     refused one leaves the state unchanged (for a first batch of games, every
-//     card, bid and choice is tried for the seat to act and another seat),
+//     refused one leaves the state unchanged (for a first batch of games, 20 or
+//     SPARTS_RANDOM_EXHAUSTIVE, every card, bid and choice is tried for the seat to
+//     act and another seat),
 //   - no event or view meant for a viewer shows a card it may not know,
 //   - the count of each Sparts hand totals -25 a deck;
 // and at the end that replaying the recorded actions gives identical events.
@@ -30,6 +31,13 @@ namespace {
 int games_per_preset() {
     if (const char* env = std::getenv("SPARTS_RANDOM_GAMES")) return std::max(1, std::atoi(env));
     return 10000;
+}
+
+// The first games, in which every action of two seats is tried at every step (20;
+// SPARTS_RANDOM_EXHAUSTIVE sets another number: CI's sanitizer run, slower, tries 8).
+int exhaustive_games() {
+    if (const char* env = std::getenv("SPARTS_RANDOM_EXHAUSTIVE")) return std::max(1, std::atoi(env));
+    return 20;
 }
 
 struct Stats {
@@ -145,7 +153,7 @@ void run_preset(const std::string& preset) {
         const auto& var = vars[static_cast<std::size_t>(i) % vars.size()];
         auto rules = make_ruleset(var.preset, var.options);
         REQUIRE_MESSAGE(rules, (rules ? "" : rules.error().message));
-        const bool exhaustive = i < 20;
+        const bool exhaustive = i < exhaustive_games();
         if (!play_one(*rules, 1000003ULL * static_cast<std::uint64_t>(i) + 17, exhaustive, st)) break;
     }
     CHECK(st.games == games);
