@@ -107,6 +107,8 @@ class SpartsClient:
         self._pending: Dict[Any, asyncio.Future] = {}
         self._ws: Any = None
         self._connected = asyncio.Event()
+        # table -> (future, ok) of a sit or watch whose snapshot has not come yet
+        self._held_replies: Dict[str, Any] = {}
         self._first: Optional[asyncio.Future] = None
         self._closing = False
         self._moved_table: Optional[str] = None
@@ -453,7 +455,11 @@ class SpartsClient:
                     self._resyncing[msg["table"]] = False
             fut = self._pending.get(msg.get("id"))
             if fut is not None and not fut.done():
-                if t == "ok":
+                if t == "ok" and msg.get("re") in ("sit", "watch") and msg.get("table"):
+                    # The table's snapshot follows the ok: the caller gets the reply once the
+                    # model holds it (the seats, the hand), not a frame before.
+                    self._held_replies[msg["table"]] = (fut, msg)
+                elif t == "ok":
                     fut.set_result(msg)
                 else:
                     fut.set_exception(SpartsError(msg.get("code", "?"), msg.get("message", ""),
@@ -475,6 +481,9 @@ class SpartsClient:
         if t == "snapshot":
             self._resyncing[table] = False
             model.apply_snapshot(msg)
+            held = self._held_replies.pop(table, None)
+            if held is not None and not held[0].done():
+                held[0].set_result(held[1])
         elif t == "event":
             seq = msg["seq"]
             if self._resyncing.get(table) or seq <= model.seq:
