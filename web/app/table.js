@@ -583,7 +583,9 @@ export class TableView {
     const n = order.length;
     const centerWords = this.centerWords();
     return h("div", { class: `center${done ? " done" : ""}`, role: "group", "aria-label": "Cards on the table" },
-      trickEl(cards, winner, (seat) => order.indexOf(seat), (pos) => ringPlace(pos, n, 36, 36), (seat) => this.nameOf(seat)),
+      // Up to six seats a flatter ring: the trick's cards are as tall as the hand's, and the top
+      // and bottom ones would reach the seats across. From seven, smaller cards need the room between them.
+      trickEl(cards, winner, (seat) => order.indexOf(seat), (pos) => ringPlace(pos, n, 36, n >= 7 ? 36 : 30), (seat) => this.nameOf(seat)),
       // In the middle, where no card goes: the trick in words, what is broken, the center cards.
       h("div", { class: "center-info" },
         h("p", { class: "trick-caption", "aria-live": "polite" }, caption),
