@@ -186,7 +186,7 @@ test(
     const newSocket = fresh.at(-1);
     await until(async () => newSocket.frames.some((f) => f.msg.type === "ok" && f.msg.re === "hello"), "the hello on the new connection", 5000);
     assert.equal(newSocket.frames.find((f) => f.msg.re === "hello").msg.node, other, "the new connection reaches the other node");
-    const exit = await Promise.race([cluster.nodes[stopped].exited, new Promise((r) => setTimeout(() => r("still running"), 15000))]);
+    const exit = await Promise.race([cluster.nodes[stopped].exited, new Promise((r) => setTimeout(() => r("still running"), 15000).unref())]);
     assert.deepEqual(exit, { code: 0, signal: null }, `node ${holder} exits cleanly after SIGTERM`);
     await until(async () => cluster.holder(table) === other, `node ${other} to hold ${table} (leases)`, 5000);
 

@@ -64,7 +64,11 @@ export async function startServer(extraArgs = []) {
       if (child.exitCode === null) {
         const exited = new Promise((r) => child.on("exit", r));
         child.kill("SIGTERM");
-        await Promise.race([exited, new Promise((r) => setTimeout(r, 15000))]);
+        // (the timer is cleared once the server has exited: a pending one kept node, and so
+        // the test, alive for its 15 s after every test file)
+        let timer;
+        await Promise.race([exited, new Promise((r) => (timer = setTimeout(r, 15000)))]);
+        clearTimeout(timer);
         if (child.exitCode === null) child.kill("SIGKILL");
       }
       rmSync(dir, { recursive: true, force: true });

@@ -18,7 +18,8 @@ let browser;
 
 before(async () => {
   // Some 25 tables and 40 new players from one address: over the default limits of one address.
-  server = await startServer(["--bot-delay-ms", "10", "--tables-per-address", "1000", "--players-per-address-per-minute", "1000"]);
+  server = await startServer(["--bot-delay-ms", "10", "--tables-per-address", "1000", "--players-per-address-per-minute", "1000",
+    "--tables-per-player", "100"]);
   slow = await startServer(["--bot-delay-ms", "1500"]);
   browser = await launchBrowser();
 });
@@ -47,10 +48,13 @@ for (const size of ["desktop", "phone"]) {
   });
 
   test(`${size}: every seat count from 2 to 10 (two decks from 3 on; 31 cards each at 3), for a player and a spectator`, async () => {
+    // One player and one spectator go from table to table, as a person follows links in the
+    // client (a browser context and a page load each time were most of this test's CPU).
+    const ada = await newPerson(browser, "Ada", size);
+    const eye = await newPerson(browser, "Eye", size);
     for (let seats = 2; seats <= 10; seats++) {
       // two players play one deck (docs/RULES.md); three with two decks hold 31 cards each
       const extra = seats === 2 ? {} : seats === 3 ? { decks: "2", hand_size: 31 } : { decks: "2" };
-      const ada = await newPerson(browser, "Ada", size);
       const table = await createTable(ada.page, server.url, "spartsel", { seats, ...extra });
       await ada.page.locator("#start").click();
       await ada.page.locator(".hand .card").first().waitFor();
@@ -63,16 +67,16 @@ for (const size of ["desktop", "phone"]) {
         assert.ok(seen.has("playing"), `reached the play: ${[...seen]}`);
       }
       // a spectator sees every seat on the ring
-      const eye = await newPerson(browser, "Eye", size);
       await eye.page.goto(`${server.url}/#/table/${table}?watch=1`);
+      await eye.page.locator(".table-head h1", { hasText: new RegExp(`^Table ${table} `) }).waitFor();
       await eye.page.locator(".log li", { hasText: "You are watching" }).first().waitFor({ state: "attached" }); // a drawer on a phone
       const seen2 = await measure(eye.page, `spartsel-${seats}-spectator-${size}`);
       assert.equal(seen2.seats, seats);
       assert.equal(seen2.cards, 0);
       assert.deepEqual([...ada.errors, ...eye.errors], []);
-      await eye.context.close();
-      await ada.context.close();
     }
+    await eye.context.close();
+    await ada.context.close();
   });
 
   test(`${size}: a table waiting for players, its seats empty, with a button in each`, async () => {
@@ -117,12 +121,15 @@ for (const size of ["desktop", "phone"]) {
 const REPLAYED = [[2, {}], [3, { decks: 2, hand_size: 31 }], [4, {}], [5, {}], [6, { decks: 2 }], [7, {}], [8, {}], [9, {}], [10, { decks: 2 }]];
 
 test("the replay is drawn on the table's ring with every hand face up, and fits one screen at both sizes for 2 to 10 seats", async () => {
+  // One viewer a size goes from replay to replay, as a person follows links in the client.
+  const eyes = { desktop: await newPerson(browser, "Eye", "desktop"), phone: await newPerson(browser, "Eye", "phone") };
   for (const [seats, extra] of REPLAYED) {
     const { table } = await playBotGame(server, "spartsel", { seats, hands: 1, ...extra });
     for (const size of ["desktop", "phone"]) {
-      const eye = await newPerson(browser, "Eye", size);
+      const eye = eyes[size];
       const { page } = eye;
       await page.goto(`${server.url}/#/replay/${table}/1`);
+      await page.locator(".table-head h1", { hasText: new RegExp(`^Replay: table ${table}, game 1 `) }).waitFor({ timeout: 30000 });
       await page.locator("#replay-hand").waitFor({ timeout: 30000 });
       // just before the first trick: every hand whole, face up
       await page.selectOption("#replay-hand", "1");
@@ -142,9 +149,9 @@ test("the replay is drawn on the table's ring with every hand face up, and fits 
       const trick = await measure(page, `replay-${seats}-trick-${size}`);
       assert.ok(trick.trickCards >= 2);
       assert.deepEqual(eye.errors, []);
-      await eye.context.close();
     }
   }
+  for (const eye of Object.values(eyes)) await eye.context.close();
 });
 
 test("the layout checks can fail: a page wider than the screen is caught", async () => {
