@@ -16,9 +16,17 @@
 #include <optional>
 #include <string>
 #include <vector>
+#include "protocol/outcome.hpp"
 #include "storage/records.hpp"
 
 namespace sparts::storage {
+
+// A backup made (Store::backup).
+struct BackupDone {
+    std::int64_t bytes = 0;       // the copy's size
+    std::int64_t started_ms = 0;  // its moment (Unix ms): every commit before it is in the copy, none after
+    std::int64_t took_ms = 0;
+};
 
 class Store {
 public:
@@ -94,6 +102,16 @@ public:
     // at a time; and one player with its rows (nothing: no such player). Any thread.
     virtual LeaderboardPage leaderboard(const LeaderboardQuery& query) = 0;
     virtual std::optional<PlayerRatings> player_ratings(const std::string& player) = 0;
+
+    // A consistent copy of the whole database in the file `to`, made while play goes on
+    // (docs/OPERATING.md, "Backups"); whole or not at all. SQLite only: PostgreSQL is backed up
+    // with its own tools (pg_dump, base backups), and says so. Any thread; it takes as long as
+    // copying the file does.
+    virtual Outcome<BackupDone, std::string> backup(const std::string& to) {
+        (void)to;
+        return std::string("this database is backed up with its own tools (pg_dump, or base backups and WAL "
+                           "archiving: docs/OPERATING.md, \"Backups\")");
+    }
 
     // Figures for benchmarks and metrics.
     struct Stats {

@@ -11,6 +11,7 @@
 #include "protocol/server_messages.hpp"
 #include "protocol/json_text.hpp"
 #include "server/admin/admin_request.hpp"
+#include "server/admin/backups.hpp"
 #include "server/net/hub.hpp"
 #include "server/lobby/lobby.hpp"
 #include "server/net/session.hpp"
@@ -103,6 +104,8 @@ private:
     void ban(const std::string& player, const std::string& reason);
     void unban(const std::string& player);
     void broadcast(const std::string& text);
+    void backup();
+    void list_backups();
 
     Hub& hub_;
     const std::string client_;
@@ -131,6 +134,8 @@ void Action::route(http::verb method, std::string_view path, const std::string& 
             case AdminAction::ban: return ban(q.player, q.reason);
             case AdminAction::unban: return unban(q.player);
             case AdminAction::broadcast: return broadcast(q.text);
+            case AdminAction::backup: return backup();
+            case AdminAction::list_backups: return list_backups();
         }
     });
 }
@@ -271,6 +276,22 @@ void Action::broadcast(const std::string& text) {
         });
     });
     for (const auto& s : sessions) s->announce(frame, sent);
+}
+
+void Action::backup() {
+    if (!hub_.backups)
+        return refuse(http::status::conflict, "backups_off", "this server makes no backups: start it with --backup-dir");
+    auto started = hub_.backups->start("admin");
+    if (!started)
+        return refuse(http::status::conflict, started.error().busy ? "backup_running" : "backup_failed",
+                      started.error().message);
+    did(AdminAction::backup, *started, {{"backup", *started}, {"running", true}});
+}
+
+void Action::list_backups() {
+    if (!hub_.backups)
+        return refuse(http::status::conflict, "backups_off", "this server makes no backups: start it with --backup-dir");
+    did(AdminAction::list_backups, "", hub_.backups->status());
 }
 
 }  // namespace

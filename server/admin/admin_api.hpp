@@ -15,6 +15,10 @@
 //   DELETE /admin/bans/{player}          lifts the ban
 //   POST   /admin/broadcast              {"text": "..."}: an `announcement` to every connection
 //                                        that has said hello
+//   POST   /admin/backups                starts a backup of the database into --backup-dir
+//                                        (backups.hpp): {"backup": file, "running": true}, or 409
+//                                        backup_running, backups_off (no --backup-dir)
+//   GET    /admin/backups                {"running", "dir", "keep", "last", "files"}
 //
 // Every request is answered JSON; errors as the archive's, {"error", "message"}.
 // Order of the checks: an address past --admin-auth-failures-per-minute wrong

@@ -109,6 +109,8 @@ Outcome<AdminRequest, AdminRefusal> read_admin_request(http::verb method, std::s
         {{"admin", "bans"}, http::verb::post, AdminAction::ban},
         {{"admin", "bans", "*"}, http::verb::delete_, AdminAction::unban},
         {{"admin", "broadcast"}, http::verb::post, AdminAction::broadcast},
+        {{"admin", "backups"}, http::verb::post, AdminAction::backup},
+        {{"admin", "backups"}, http::verb::get, AdminAction::list_backups},
     };
     std::string allow;
     for (const Route& r : routes) {
@@ -131,7 +133,13 @@ Outcome<AdminRequest, AdminRefusal> read_admin_request(http::verb method, std::s
         switch (r.action) {
             case AdminAction::list_tables:
             case AdminAction::list_connections:
+            case AdminAction::list_backups:
             case AdminAction::list_bans: break;
+            case AdminAction::backup:
+                // No body, or an empty object: the server names the file (the folder is its setting).
+                if (!body.empty())
+                    if (auto doc = object_body(body, {}); !doc) return doc.error();
+                break;
             case AdminAction::close_table: {
                 // No body, or an empty object (what a client that always sends JSON sends).
                 if (!body.empty())

@@ -7,7 +7,8 @@
 // POST /admin/tables/{table}/close (no body or {}),
 // POST /admin/tables/{table}/remove {"player"}, GET /admin/bans,
 // POST /admin/bans {"player", "reason"?}, DELETE /admin/bans/{player},
-// POST /admin/broadcast {"text"}. Bodies: at most kMaxAdminBodyBytes, a JSON
+// POST /admin/broadcast {"text"}, POST /admin/backups (no body or {}),
+// GET /admin/backups. Bodies: at most kMaxAdminBodyBytes, a JSON
 // object with only its route's members (none but POST's); a player id is "p"
 // and 16 hex digits, a table id 1 to 32 of [A-Za-z0-9_-]; an operator's text
 // (a ban's reason, a broadcast) valid UTF-8 without control characters, cut of

@@ -6,6 +6,7 @@
 #include <spdlog/spdlog.h>
 #include "server/base/config.hpp"
 #include "server/base/log_setup.hpp"
+#include "server/app/backup_command.hpp"
 #include "server/app/migrate.hpp"
 #include "server/app/recompute_ratings.hpp"
 #include "server/app/server.hpp"
@@ -26,6 +27,7 @@ int main(int argc, char** argv) {
     sparts::server::setup_logging(config->log_level, config->log_json);
     if (!config->migrate_from.empty()) return sparts::server::migrate_from_sqlite(*config);
     if (config->recompute_ratings) return sparts::server::recompute_ratings(*config);
+    if (!config->backup_to.empty()) return sparts::server::backup_command(*config);
     spdlog::info("settings: {}", sparts::server::describe(*config));
     try {
         sparts::server::Server server(*config);

@@ -15,6 +15,7 @@
 #include "server/net/client_address.hpp"
 #include "server/host/host_token.hpp"
 #include "server/host/webhook.hpp"
+#include "server/admin/backups.hpp"
 #include "server/net/listener.hpp"
 #include "server/net/session.hpp"
 #include "server/table/table.hpp"
@@ -156,6 +157,17 @@ std::uint16_t Server::start() {
         }
         restore();
     }
+    if (!config_.backup_dir.empty()) {
+        if (!store_ || storage::pg::is_url(config_.database))
+            throw std::runtime_error("--backup-dir backs up a SQLite --database; back PostgreSQL up with its own tools "
+                                     "(pg_dump, base backups: docs/OPERATING.md, \"Backups\")");
+        backups_ = std::make_unique<Backups>(*store_, config_.backup_dir, config_.backup_keep, metrics_);
+        hub_.backups = backups_.get();
+        if (config_.backup_every_seconds > 0) {
+            backup_timer_ = std::make_unique<net::steady_timer>(io_);
+            schedule_backup();
+        }
+    }
     if (const auto bad = TrustedProxies::check(config_.trusted_proxies))
         throw std::runtime_error("--trusted-proxies: \"" + *bad + "\" is neither an IP address nor a network like 10.0.0.0/8");
     boost::system::error_code bad_address;
@@ -247,6 +259,16 @@ void Server::fit_connections_to_file_limit() {
                      static_cast<unsigned long long>(limit.rlim_cur), static_cast<unsigned long long>(room),
                      config_.max_connections);
     }
+}
+
+void Server::schedule_backup() {
+    backup_timer_->expires_after(std::chrono::seconds(config_.backup_every_seconds));
+    backup_timer_->async_wait([this](const boost::system::error_code& ec) {
+        if (ec || hub_.stopping) return;
+        // One still under way (a copy slower than the interval) is let be: the next comes at the next tick.
+        if (auto started = backups_->start("schedule"); !started) spdlog::warn("backup (schedule): {}", started.error().message);
+        schedule_backup();
+    });
 }
 
 void Server::stop() {

@@ -24,6 +24,7 @@ class TableLoader;
 class HostTokenVerifier;
 class GameOverWebhook;
 class AdminApi;
+class Backups;
 class ServerRoutes;
 
 class Server {
@@ -54,6 +55,7 @@ private:
     void run_io();
     void fit_connections_to_file_limit();
     void restore();
+    void schedule_backup();
 
     Config config_;
     boost::asio::io_context io_;
@@ -74,6 +76,8 @@ private:
     std::unique_ptr<HostTokenVerifier> logins_;
     std::unique_ptr<GameOverWebhook> webhook_;
     std::unique_ptr<AdminApi> admin_;  // with --admin-token-file only
+    std::unique_ptr<Backups> backups_;  // with --backup-dir only; after store_: its copy ends first
+    std::unique_ptr<boost::asio::steady_timer> backup_timer_;  // --backup-every-seconds
     std::unique_ptr<ServerRoutes> routes_;
     std::atomic<bool> closing_sessions_{false};  // the drain's timer and its last table may both get there
     std::shared_ptr<Listener> listener_;

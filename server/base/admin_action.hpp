@@ -7,10 +7,13 @@
 
 namespace sparts::server {
 
-enum class AdminAction { list_tables, list_connections, close_table, remove_player, list_bans, ban, unban, broadcast };
+enum class AdminAction {
+    list_tables, list_connections, close_table, remove_player, list_bans, ban, unban, broadcast, backup, list_backups
+};
 
-inline constexpr std::array<std::string_view, 8> kAdminActionNames = {
-    "list_tables", "list_connections", "close_table", "remove_player", "list_bans", "ban", "unban", "broadcast"};
+inline constexpr std::array<std::string_view, 10> kAdminActionNames = {
+    "list_tables", "list_connections", "close_table", "remove_player", "list_bans",
+    "ban",         "unban",            "broadcast",   "backup",        "list_backups"};
 
 inline std::string_view to_string(AdminAction a) { return kAdminActionNames[static_cast<std::size_t>(a)]; }
 

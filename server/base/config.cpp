@@ -258,6 +258,13 @@ const std::vector<Setting>& settings() {
         number("admin-auth-failures-per-minute",
                "admin API requests with a wrong or missing token one address may make a minute (then 429)",
                &C::admin_auth_failures_per_minute, 1, 1000),
+        text("backup-dir",
+             "a folder for backups of the SQLite database (POST /admin/backups, --backup-every-seconds); none: no backups",
+             &C::backup_dir),
+        number("backup-every-seconds",
+               "a backup into --backup-dir this often, 3600 for hourly (0: only when the admin API asks)",
+               &C::backup_every_seconds, 0, 31536000),
+        number("backup-keep", "the newest backups kept in --backup-dir; older ones are removed", &C::backup_keep, 1, 10000),
     };
     return table;
 }
@@ -301,6 +308,9 @@ void set_up(CLI::App& app, Config& c, std::string& file) {
     app.add_option("--config", file, "settings file: 'flag = value' lines, '#' comments")->type_name("FILE");
     app.add_option("--migrate-from", c.migrate_from,
                    "copy this SQLite file's games into the empty PostgreSQL --database, check every game, and exit")
+        ->type_name("FILE");
+    app.add_option("--backup-to", c.backup_to,
+                   "copy the SQLite --database to FILE, consistent, while a server may be using it, and exit")
         ->type_name("FILE");
     app.add_flag("--recompute-ratings", c.recompute_ratings,
                  "rebuild every rating and statistic from the --database's archive (no server may be using it), and exit");
@@ -420,6 +430,8 @@ Outcome<Config, std::string> read_config(const std::vector<std::string>& args, c
     if (std::string problem = parse_flags(app, args); !problem.empty()) return problem;  // read well the first time
     if (!c.guests && c.login_algorithm == "off")
         return std::string("--guests off needs --login-algorithm: with neither guests nor logins nobody could play");
+    if (c.backup_every_seconds > 0 && c.backup_dir.empty())
+        return std::string("--backup-every-seconds needs --backup-dir, the folder the backups are written to");
     if (!c.webhook_url.empty() && c.webhook_secret_file.empty())
         return std::string("--webhook-url needs --webhook-secret-file, the key its deliveries are signed with");
     if (c.login_algorithm == "HS256" && c.login_secret_file.empty())

@@ -83,11 +83,19 @@ struct Config {
     std::string admin_token_file;     // the file holding the token; empty: no admin API at all
     int admin_auth_failures_per_minute = 10;  // wrong or missing tokens one address may send a minute, then 429
 
+    // Backups of the SQLite database (admin/backups.hpp; docs/OPERATING.md, "Backups").
+    std::string backup_dir;           // empty: none (the admin API's backups are refused)
+    int backup_every_seconds = 0;     // 0: only when the admin API asks
+    int backup_keep = 7;              // the newest kept
+
     // A command rather than a setting (a flag only, never from the environment or a file):
     // copy this SQLite file's history into the PostgreSQL --database, check it, and exit.
     std::string migrate_from;
     // A command too: rebuild the ratings and statistics from the archive (server/app/recompute_ratings.hpp), and exit.
     bool recompute_ratings = false;
+    // A command too: a consistent copy of the SQLite --database in this file, made beside a running
+    // server if there is one (server/app/backup_command.hpp), and exit.
+    std::string backup_to;
 };
 
 // The settings from `args` (argv without the program name) over `env`

@@ -118,6 +118,16 @@ std::string Metrics::render(std::int64_t connections, std::int64_t open_tables) 
             << "\n";
     line(out, "sparts_admin_auth_failures_total", "counter",
          "Admin API requests refused for a missing or wrong token.", v(admin_auth_failures));
+    out << "# HELP sparts_backups_total Backups of the database made by this server, by result.\n"
+           "# TYPE sparts_backups_total counter\n";
+    out << "sparts_backups_total{result=\"ok\"} " << number(v(backups_made)) << "\n";
+    out << "sparts_backups_total{result=\"failed\"} " << number(v(backups_failed)) << "\n";
+    line(out, "sparts_backup_last_success_timestamp_seconds", "gauge",
+         "The moment of the last good backup (every commit before it is in it), in Unix seconds; 0: none yet.",
+         v(backup_last_ms) / 1000.0);
+    line(out, "sparts_backup_last_bytes", "gauge", "The size of the last good backup.", v(backup_last_bytes));
+    line(out, "sparts_backup_last_duration_seconds", "gauge", "How long the last good backup took.",
+         v(backup_last_took_ms) / 1000.0);
     line(out, "sparts_archive_reads_total", "counter", "Archive and replay reads.", v(archive_reads));
     line(out, "sparts_archive_cache_hits_total", "counter", "Archive reads answered from the rendering cache.",
          v(archive_cache_hits));

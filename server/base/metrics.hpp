@@ -78,6 +78,13 @@ struct Metrics {
     std::array<std::atomic<std::uint64_t>, kAdminActionNames.size()> admin_actions{};
     std::atomic<std::uint64_t> admin_auth_failures{0};
     std::atomic<std::uint64_t> refused_admin_auth{0};
+    // Backups (admin/backups.hpp): made and failed, and the last good one's moment (Unix ms; 0:
+    // none yet), size and time taken.
+    std::atomic<std::uint64_t> backups_made{0};
+    std::atomic<std::uint64_t> backups_failed{0};
+    std::atomic<std::int64_t> backup_last_ms{0};
+    std::atomic<std::int64_t> backup_last_bytes{0};
+    std::atomic<std::int64_t> backup_last_took_ms{0};
     Histogram action_to_broadcast;  // an act received -> its events queued to every connection
     Histogram commit;               // a step handed to the store -> committed
 

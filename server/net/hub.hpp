@@ -19,6 +19,7 @@
 
 namespace sparts::server {
 
+class Backups;
 class GameOverWebhook;
 class HostTokenVerifier;
 class Lobby;
@@ -53,6 +54,7 @@ struct Hub {
     TableLoader* loader = nullptr;    // many nodes: brings a table held elsewhere here
     const HostTokenVerifier* logins = nullptr;  // null: --login-algorithm off
     GameOverWebhook* webhook = nullptr;         // null: no --webhook-url
+    Backups* backups = nullptr;                 // null: no --backup-dir
     Routes* routes = nullptr;                   // where requests go (app/routes.hpp); set before listening
     std::atomic<bool> stopping{false};
 };

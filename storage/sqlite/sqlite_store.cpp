@@ -18,6 +18,7 @@
 #include "storage/journal.hpp"
 #include "storage/legacy_events.hpp"
 #include "storage/sqlite/schema.hpp"
+#include "storage/sqlite/sqlite_backup.hpp"
 #include "storage/sqlite/sqlite_ratings.hpp"
 
 namespace sparts::storage {
@@ -574,6 +575,8 @@ Store::Stats SqliteStore::stats() const {
 // Reads at start happen before any write is queued, on the writer's
 // connection; archive reads go through a connection of their own, which WAL
 // lets read while the writer writes.
+
+Outcome<BackupDone, std::string> SqliteStore::backup(const std::string& to) { return backup_sqlite(path_, to); }
 
 std::unique_ptr<SQLite::Database> SqliteStore::open_reader() {
     auto db = std::make_unique<SQLite::Database>(path_, SQLite::OPEN_READONLY);

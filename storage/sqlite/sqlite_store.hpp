@@ -64,6 +64,7 @@ public:
     std::optional<PlayerRatings> player_ratings(const std::string& player) override;
 
     Stats stats() const override;
+    Outcome<BackupDone, std::string> backup(const std::string& to) override;
 
 private:
     using Pending = CommitQueue::Pending;

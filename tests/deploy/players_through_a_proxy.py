@@ -95,10 +95,12 @@ def settings_of(path):
 
 
 def here(settings, path):
-    """The file's settings with this machine's address, port and database, and its proxy's
+    """The file's settings with this machine's address, port and database (and so no backups), and its proxy's
     network standing for 127.0.0.1, where HAProxy runs here."""
     env = {k: v for k, v in settings.items() if k.startswith("SPARTS_")}
     env.update(SPARTS_ADDRESS="127.0.0.1", SPARTS_PORT="0", SPARTS_DATABASE="none", SPARTS_LOG_LEVEL="warn")
+    for backups in ("SPARTS_BACKUP_DIR", "SPARTS_BACKUP_EVERY_SECONDS"):  # no database: no backups of it
+        env.pop(backups, None)
     trusted = [t.strip() for t in env.get("SPARTS_TRUSTED_PROXIES", "").split(",") if t.strip()]
     mapped = []
     for t in trusted:

@@ -81,6 +81,9 @@ def main():
     settings = open(os.path.join(root, "etc/sparts/sparts.conf")).read()
     check(re.search(r"^database = /var/lib/sparts/", settings, re.M) is not None,
           "the settings file's database is in the state directory")
+    # (ProtectSystem=strict: the state directory is the one place the service may write)
+    check(re.search(r"^backup-dir = /var/lib/sparts/", settings, re.M) is not None,
+          "the settings file's backups go to the state directory")
 
     # Resolvable on bookworm: apt simulates installing the file with its dependencies.
     apt = subprocess.run(["apt-get", "-s", "-o", "Debug::NoLocking=1", "install", deb],
@@ -94,7 +97,8 @@ def main():
     # the file for what must differ here (a free port, a database in the temporary folder).
     server = subprocess.Popen([os.path.join(root, "usr/bin/sparts-server"),
                                "--config", os.path.join(root, "etc/sparts/sparts.conf"),
-                               "--port", "0", "--database", os.path.join(work, "sparts.db")],
+                               "--port", "0", "--database", os.path.join(work, "sparts.db"),
+                               "--backup-dir", os.path.join(work, "backups")],
                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     log = []
     port = None

@@ -58,7 +58,7 @@ std::vector<PlayedTable> set_up(EventLoop& loop, std::uint16_t port, const std::
 }
 
 // The seat's client reconnects through the proxy, says hello with its token and resumes
-// from its last seq; a new bot goes on from what the old one knew.
+// from its last seq; a new bot goes on from what the old one knew (and waits when it would).
 void reconnect(EventLoop& loop, std::uint16_t port, PlayedTable& t, int s) {
     Seat& seat = t.seats[static_cast<std::size_t>(s)];
 
@@ -70,6 +70,7 @@ void reconnect(EventLoop& loop, std::uint16_t port, PlayedTable& t, int s) {
     const int hands_started = seat.bot->hands_started;
     const int games_over = seat.bot->games_over;
     auto problems = seat.bot->problems;
+    auto pause_when = seat.bot->pause_when;
     seat.bot.reset();
     // A node that is going away may still take the connection and close it (1001), or say the
     // table moved (4005): the client tries again, through the proxy, as a real client would.
@@ -97,6 +98,7 @@ void reconnect(EventLoop& loop, std::uint16_t port, PlayedTable& t, int s) {
     seat.bot->hands_started = hands_started;
     seat.bot->games_over = games_over;
     seat.bot->problems = std::move(problems);
+    seat.bot->pause_when = std::move(pause_when);
     ++t.reconnects;
 }
 
