@@ -90,7 +90,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         case AdminAction::list_tables:
         case AdminAction::list_connections:
         case AdminAction::list_bans:
+        case AdminAction::list_backups:
             if (method != http::verb::get) fail("a list with a method other than GET", path);
+            break;
+        case AdminAction::backup:
+            // The server names the file: nothing of the request reaches it.
+            if (method != http::verb::post) fail("a backup with a method other than POST", path);
+            if (!q.table.empty() || !q.player.empty() || !q.reason.empty() || !q.text.empty())
+                fail("a backup took something from its request", path);
             break;
         case AdminAction::close_table:
             if (!table_id(q.table)) fail("a close of a table id that is none", q.table);
