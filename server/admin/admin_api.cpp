@@ -106,6 +106,9 @@ private:
     void broadcast(const std::string& text);
     void backup();
     void list_backups();
+    void refuse_backups_off() {
+        refuse(http::status::conflict, "backups_off", "this server makes no backups: start it with --backup-dir");
+    }
 
     Hub& hub_;
     const std::string client_;
@@ -279,8 +282,7 @@ void Action::broadcast(const std::string& text) {
 }
 
 void Action::backup() {
-    if (!hub_.backups)
-        return refuse(http::status::conflict, "backups_off", "this server makes no backups: start it with --backup-dir");
+    if (!hub_.backups) return refuse_backups_off();
     auto started = hub_.backups->start("admin");
     if (!started)
         return refuse(http::status::conflict, started.error().busy ? "backup_running" : "backup_failed",
@@ -289,8 +291,7 @@ void Action::backup() {
 }
 
 void Action::list_backups() {
-    if (!hub_.backups)
-        return refuse(http::status::conflict, "backups_off", "this server makes no backups: start it with --backup-dir");
+    if (!hub_.backups) return refuse_backups_off();
     did(AdminAction::list_backups, "", hub_.backups->status());
 }
 

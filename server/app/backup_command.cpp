@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <iostream>
 
+#include "storage/postgres/pg.hpp"
 #include "storage/sqlite/sqlite_backup.hpp"
 
 namespace sparts::server {
@@ -12,7 +13,7 @@ int backup_command(const Config& config) {
         std::cerr << "--backup-to needs a --database: with none there is nothing to copy\n";
         return 2;
     }
-    if (config.database.rfind("postgresql://", 0) == 0 || config.database.rfind("postgres://", 0) == 0) {
+    if (storage::pg::is_url(config.database)) {
         std::cerr << "--backup-to copies a SQLite database; back PostgreSQL up with pg_dump, or with base backups "
                      "and WAL archiving (docs/OPERATING.md, \"Backups\")\n";
         return 2;

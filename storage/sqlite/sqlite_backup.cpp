@@ -17,7 +17,11 @@ std::int64_t now_ms() {
 // Closes a connection however its function returns.
 struct Connection {
     sqlite3* db = nullptr;
-    ~Connection() { sqlite3_close_v2(db); }
+    ~Connection() { close(); }
+    void close() {
+        sqlite3_close_v2(db);
+        db = nullptr;
+    }
 };
 
 // fsync a file or a folder by name; false if it could not be opened or synced.
@@ -64,13 +68,11 @@ Outcome<BackupDone, std::string> backup_sqlite(const std::string& from, const st
     const int finished = sqlite3_backup_finish(backup);
     if (rc != SQLITE_DONE || finished != SQLITE_OK) {
         const std::string why = sqlite3_errmsg(copy.db);
-        sqlite3_close_v2(copy.db);
-        copy.db = nullptr;
+        copy.close();
         fs::remove(partial, ec);
         return "the backup of " + from + " failed: " + why;
     }
-    sqlite3_close_v2(copy.db);
-    copy.db = nullptr;
+    copy.close();  // written out before it is synced and named
     // Whole on disk before it takes the final name, and the name itself synced.
     if (!sync_path(partial, false)) {
         fs::remove(partial, ec);
