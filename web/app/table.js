@@ -486,8 +486,7 @@ export class TableView {
     // Not a bot seat of this game other than the one you held: the server would refuse it (seat_change_mid_game).
     if (holder?.bot && !seated && s.info?.state === "playing" && (s.heldSeat === null || s.heldSeat === seat)) buttons.push(h("button", { type: "button", dataset: { focusKey: `take-${seat}` }, onclick: () => this.act(() => this.client.sit(this.table, { seat }), "Take over") }, `Take over seat ${seat + 1}`));
     return h("section", {
-      // (a seat at the ring's top or bottom is held by its outer edge: its box's height varies)
-      class: `seat pos-${pos}${place && place.y < 12 ? " edge-top" : ""}${place && place.y > 88 ? " edge-bottom" : ""}${onTurn ? " on-turn" : ""}${seat === s.you ? " you" : ""}`,
+      class: `seat pos-${pos}${onTurn ? " on-turn" : ""}${seat === s.you ? " you" : ""}`,
       dataset: { seat: String(seat) },
       style: place ? { "--x": `${place.x}%`, "--y": `${place.y}%` } : undefined,
       "aria-label": `Seat ${seat + 1}: ${holder ? holder.name : "empty"}${seat === s.you ? " (you)" : ""}`,
