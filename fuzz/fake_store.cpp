@@ -2,10 +2,9 @@
 
 #include <algorithm>
 #include <bit>
-#include <charconv>
+#include <limits>
 #include <cstdlib>
 #include <stdexcept>
-#include <tuple>
 
 #include <nlohmann/json.hpp>
 
@@ -15,6 +14,7 @@
 #include "protocol/action_json.hpp"
 #include "protocol/event_json.hpp"
 #include "protocol/ruleset_json.hpp"
+#include "storage/archive_cursor.hpp"
 
 namespace sparts::fuzz {
 
@@ -87,13 +87,6 @@ storage::ArchivedGame play(const Plan& plan) {
 json person(const std::string& id, const std::string& name) { return {{"player", id}, {"name", name}}; }
 json bot(const std::string& name) { return {{"bot", true}, {"name", name}}; }
 
-std::optional<std::int64_t> whole(std::string_view s) {
-    std::int64_t n = 0;
-    const auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), n);
-    if (ec != std::errc() || p != s.data() + s.size()) return std::nullopt;
-    return n;
-}
-
 }  // namespace
 
 FakeStore::FakeStore() {
@@ -117,13 +110,19 @@ FakeStore::FakeStore() {
 }
 
 storage::ArchivePage FakeStore::list_games(const storage::ArchiveQuery& query) {
-    // SqliteStore's cursor: "finished/table/game" of the last game of the page.
-    std::optional<std::tuple<storage::Millis, std::string, int>> cursor;
-    if (const auto a = query.cursor.find('/'), b = query.cursor.rfind('/'); a != std::string::npos && a != b) {
-        const auto finished = whole(std::string_view(query.cursor).substr(0, a));
-        const auto game = whole(std::string_view(query.cursor).substr(b + 1));
-        if (finished && game) cursor.emplace(*finished, query.cursor.substr(a + 1, b - a - 1), static_cast<int>(*game));
+    // The stores' cursor: "finished/id" of the last game of the page, the id its place in games_
+    // from 1 (an older server's "finished/table/game" names the game instead).
+    std::optional<std::pair<storage::Millis, std::int64_t>> cursor;
+    if (auto c = storage::ArchiveCursor::parse(query.cursor)) {
+        if (c->legacy()) {
+            c->id = std::numeric_limits<std::int64_t>::max();
+            for (std::size_t i = 0; i < games_.size(); ++i)
+                if (games_[i].summary.table == c->table && games_[i].summary.game == c->game)
+                    c->id = static_cast<std::int64_t>(i) + 1;
+        }
+        cursor.emplace(c->finished, c->id);
     }
+    const auto id_of = [](std::size_t i) { return static_cast<std::int64_t>(i) + 1; };
     std::vector<std::size_t> order;
     for (std::size_t i = 0; i < games_.size(); ++i) {
         const auto& s = games_[i].summary;
@@ -132,21 +131,19 @@ storage::ArchivePage FakeStore::list_games(const storage::ArchiveQuery& query) {
         if (!query.preset.empty() && s.preset != query.preset) continue;
         if (query.from > 0 && s.finished < query.from) continue;
         if (query.to > 0 && s.finished >= query.to) continue;
-        if (cursor && !(std::tie(s.finished, s.table, s.game) < *cursor)) continue;
+        if (cursor && !(std::make_pair(s.finished, id_of(i)) < *cursor)) continue;
         order.push_back(i);
     }
     std::sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) {
         const auto& a = games_[x].summary;
         const auto& b = games_[y].summary;
-        return std::tie(b.finished, b.table, b.game) < std::tie(a.finished, a.table, a.game);
+        return std::make_pair(b.finished, id_of(y)) < std::make_pair(a.finished, id_of(x));
     });
     const auto limit = static_cast<std::size_t>(std::clamp(query.limit, 1, 500));
     storage::ArchivePage page;
     for (std::size_t i = 0; i < order.size() && i < limit; ++i) page.games.push_back(games_[order[i]].summary);
-    if (order.size() > limit) {
-        const auto& last = page.games.back();
-        page.next_cursor = std::to_string(last.finished) + "/" + last.table + "/" + std::to_string(last.game);
-    }
+    if (order.size() > limit)
+        page.next_cursor = storage::ArchiveCursor{page.games.back().finished, id_of(order[limit - 1])}.text();
     return page;
 }
 

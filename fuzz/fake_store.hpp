@@ -34,6 +34,8 @@ public:
     std::optional<storage::ArchivedGame> load_game(const std::string& table, int game) override;
     storage::LeaderboardPage leaderboard(const storage::LeaderboardQuery&) override { return {}; }
     std::optional<storage::PlayerRatings> player_ratings(const std::string&) override { return std::nullopt; }
+    std::vector<storage::ArchivedGameSummary> oldest_games(storage::Millis, int) override { return {}; }
+    std::vector<storage::PresetRating> retired_ratings() override { return {}; }
     Stats stats() const override { return {}; }
 
 private:

@@ -72,7 +72,10 @@ RebuiltRatings rebuild_ratings(Store& store) {
         q.cursor = page.next_cursor;
     }
     std::reverse(games.begin(), games.end());  // the list is newest first
+    // Games retired from the archive cannot be played again: their players' rows as they left
+    // them are where the rest of the games take up.
     RatingBook book;
+    for (PresetRating& row : store.retired_ratings()) book.put(std::move(row));
     for (const ArchivedGameSummary& summary : games) {
         ++out.games;
         const std::string name = summary.table + " game " + std::to_string(summary.game);

@@ -25,7 +25,8 @@ struct RebuiltRatings {
     std::vector<std::string> skipped;  // games that could not be read or played, and why
 };
 
-// Every finished game of the archive, the first to finish first.
+// Every finished game of the archive, the first to finish first, from the rows the games
+// retired from the archive left (Store::retired_ratings).
 RebuiltRatings rebuild_ratings(Store& store);
 
 }  // namespace sparts::storage

@@ -123,8 +123,39 @@ struct WebhookDone {
     int game = 0;
 };
 
+// A finished game as the archive lists it.
+struct ArchivedGameSummary {
+    std::string table;
+    int game = 0;
+    std::string preset;
+    std::string ruleset;
+    std::string players;  // JSON
+    std::string result;   // JSON
+    Millis started = 0;
+    Millis finished = 0;
+};
+
+// A finished game put into the archive whole, not played at a table of this server: nothing of it
+// is in the journal (the games `sparts-archive-gen` writes to measure a large archive). A game
+// the archive holds already is left as it is.
+struct ArchiveGame {
+    ArchivedGameSummary summary;
+    std::uint64_t seed = 0;
+    std::string salt;    // empty: a game started before deals were committed to
+    std::string record;  // its game log's bytes (storage/game_log.hpp)
+};
+
+// Finished games dropped from the archive by retention (docs/OPERATING.md, "Retention"), once
+// exported. A player's rating keeps what they made of it; a rebuild of the ratings cannot play
+// them again, so it starts from `ratings`: the rows of the players of these games after them
+// (and after every game retired before), which replace those rows of Store::retired_ratings().
+struct RetireGames {
+    std::vector<std::pair<std::string, int>> games;  // (table, game)
+    std::vector<PresetRating> ratings;
+};
+
 using Write = std::variant<PutPlayer, OpenTable, CloseTable, PutSeat, StartGame, EngineEvents, AppendEvent, FinishGame,
-                           ReplaceRatings, PutBan, RemoveBan, WebhookDone>;
+                           ReplaceRatings, PutBan, RemoveBan, WebhookDone, ArchiveGame, RetireGames>;
 
 // A game-over webhook summary not delivered yet (Store::pending_webhooks).
 struct PendingWebhook {
@@ -208,16 +239,6 @@ struct ArchiveQuery {
     std::string cursor;   // from the previous page; empty: the first page
 };
 
-struct ArchivedGameSummary {
-    std::string table;
-    int game = 0;
-    std::string preset;
-    std::string ruleset;
-    std::string players;  // JSON
-    std::string result;   // JSON
-    Millis started = 0;
-    Millis finished = 0;
-};
 
 struct ArchivePage {
     std::vector<ArchivedGameSummary> games;

@@ -97,6 +97,12 @@ public:
     // The archive: finished games only.
     virtual ArchivePage list_games(const ArchiveQuery& query) = 0;
     virtual std::optional<ArchivedGame> load_game(const std::string& table, int game) = 0;
+    // Retention: the oldest games of those that finished before `before`, at most `limit`, in the
+    // order a rebuild of the ratings plays them (finished, then archived), but never an open
+    // table's last game (its state after a restart); and the rating rows of every game retired
+    // so far (RetireGames), which a rebuild starts from.
+    virtual std::vector<ArchivedGameSummary> oldest_games(Millis before, int limit) = 0;
+    virtual std::vector<PresetRating> retired_ratings() = 0;
 
     // Ratings (storage/README.md, "Ratings"): a preset's players by rating, best first, a page
     // at a time; and one player with its rows (nothing: no such player). Any thread.
@@ -129,6 +135,9 @@ public:
         std::uint64_t journal_live_rows = 0;     // of them, still needed (games in progress, each table's latest)
         std::uint64_t journal_rows_removed = 0;  // by cleanings
         std::uint64_t journal_cleanings = 0;
+        // The database's integrity check (SQLite's quick_check): -1 not done yet (a large file is
+        // checked once the server is up), 1 passed, 0 failed (the log says what it found).
+        int integrity = -1;
     };
     virtual Stats stats() const = 0;
 };

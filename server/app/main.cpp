@@ -9,6 +9,7 @@
 #include "server/app/backup_command.hpp"
 #include "server/app/migrate.hpp"
 #include "server/app/recompute_ratings.hpp"
+#include "server/app/retire_command.hpp"
 #include "server/app/server.hpp"
 
 extern char** environ;
@@ -28,6 +29,7 @@ int main(int argc, char** argv) {
     if (!config->migrate_from.empty()) return sparts::server::migrate_from_sqlite(*config);
     if (config->recompute_ratings) return sparts::server::recompute_ratings(*config);
     if (!config->backup_to.empty()) return sparts::server::backup_command(*config);
+    if (config->retire_older_than_days > 0 || !config->retire_to.empty()) return sparts::server::retire_command(*config);
     spdlog::info("settings: {}", sparts::server::describe(*config));
     try {
         sparts::server::Server server(*config);

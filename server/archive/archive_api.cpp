@@ -9,7 +9,9 @@
 #include "protocol/deal_commitment.hpp"
 #include "protocol/game_record.hpp"
 #include "protocol/json_text.hpp"
+#include "server/archive/game_json.hpp"
 #include "server/archive/ratings_api.hpp"
+#include "storage/archive_cursor.hpp"
 #include "storage/store.hpp"
 
 namespace sparts::server {
@@ -21,17 +23,6 @@ namespace {
 
 ApiResponse error(http::status status, std::string_view code, std::string_view message) {
     return {status, dump_text(json{{"error", code}, {"message", message}}), {}};
-}
-
-json parsed(const std::string& text) {
-    auto j = parse_json_text(text);
-    return j ? *j : json(nullptr);
-}
-
-json summary_json(const storage::ArchivedGameSummary& g) {
-    return {{"table", g.table},       {"game", g.game},         {"preset", g.preset},
-            {"ruleset", parsed(g.ruleset)}, {"players", parsed(g.players)}, {"result", parsed(g.result)},
-            {"started", g.started},   {"finished", g.finished}};
 }
 
 ApiResponse list(const std::map<std::string, std::string>& params, storage::Store& store) {
@@ -50,11 +41,10 @@ ApiResponse list(const std::map<std::string, std::string>& params, storage::Stor
             if (!n) return error(http::status::bad_request, "bad_parameter", "limit: expected 1 to 500");
             q.limit = static_cast<int>(*n);
         } else if (key == "cursor") {
-            // Only a cursor this server gave ("finished/table/game"): another is refused, not read as "from the start".
-            const auto a = value.find('/');
-            const auto b = value.rfind('/');
-            if (a == std::string::npos || a == b || !bounded_number(value.substr(0, a), 0, std::int64_t{1} << 53) ||
-                !is_table_id(std::string_view(value).substr(a + 1, b - a - 1)) || !bounded_number(value.substr(b + 1), 1, 1000000))
+            // Only a cursor this server gave ("finished/id", or an older server's "finished/table/game"):
+            // another is refused, not read as "from the start".
+            const auto cursor = storage::ArchiveCursor::parse(value);
+            if (!cursor || cursor->finished > (std::int64_t{1} << 53) || (cursor->legacy() && !is_table_id(cursor->table)))
                 return error(http::status::bad_request, "bad_parameter", "cursor: expected the next_cursor of a page");
             q.cursor = value;
         } else {
@@ -89,40 +79,6 @@ json hands_of(const json& events) {
         }
     }
     return hands;
-}
-
-// The commitment the players were shown when the game started (its game_started event, as
-// published), rather than one computed again from the stored seed and salt: so that a seed or
-// salt changed in the database since fails the record's check. Empty: a game without one.
-std::string published_commitment(const storage::ArchivedGame& g) {
-    for (const auto& e : g.events)
-        if (e.type == "game_started") return parsed(e.payload).value("deal_commitment", std::string());
-    return {};
-}
-
-json record_of(const storage::ArchivedGame& g) {
-    json seats = json::array();
-    for (const json& p : parsed(g.summary.players)) seats.push_back({{"name", p.value("name", "")}});
-    json actions = json::array();
-    for (const auto& a : g.actions) {
-        json action = parsed(a.action);
-        json entry = {{"seat", a.seat == kTableSeat ? json("table") : json(a.seat)}};
-        for (auto& [k, v] : action.items()) entry[k] = v;
-        actions.push_back(std::move(entry));
-    }
-    json record = {{"format", kGameRecordFormat}, {"version", kGameRecordVersion},
-                   {"ruleset", parsed(g.summary.ruleset)}, {"seats", seats},
-                   {"seed", std::to_string(g.seed)},        {"actions", actions}};
-    const json result = parsed(g.summary.result);
-    if (result.contains("game_over")) {
-        const json& over = result["game_over"];
-        record["result"] = {{"scores", over["scores"]}, {"ranks", over["ranks"]}, {"reason", over["reason"]}};
-    }
-    if (!g.salt.empty()) {
-        const std::string shown = published_commitment(g);
-        record["deal"] = {{"salt", g.salt}, {"commitment", shown.empty() ? deal_commitment(g.seed, g.salt) : shown}};
-    }
-    return record;
 }
 
 }  // namespace

@@ -3,7 +3,10 @@
 //
 //   GET /api/leaderboard/{preset}?limit=50&cursor=C&min_games=1
 //       -> {"preset", "min_games", "players":[{rank, player, name, rating, deviation, volatility,
-//           games, wins}], "next_cursor": C | null}   best rating first, then by player id
+//           games, wins}], "next_cursor": C | null}   best rating first, then by player id. A page
+//           reads at most 2,000 rows of the board (storage/leaderboard_page.hpp): with a min_games
+//           few players reach, it may hold fewer than `limit` players, even none, and still a
+//           next_cursor; a client pages on until next_cursor is null.
 //   GET /api/players/{id}
 //       -> {"player", "name", "ratings":[{preset, rating, deviation, volatility, games, wins,
 //           statistics:{...}, last_game:{table, game, change, finished}}]}

@@ -312,6 +312,13 @@ void set_up(CLI::App& app, Config& c, std::string& file) {
     app.add_option("--backup-to", c.backup_to,
                    "copy the SQLite --database to FILE, consistent, while a server may be using it, and exit")
         ->type_name("FILE");
+    app.add_option("--retire-older-than", c.retire_older_than_days,
+                   "with --retire-to: export the finished games older than DAYS days, then drop them from the "
+                   "--database's archive (ratings unchanged; no server may be using a SQLite file), and exit")
+        ->type_name("DAYS")
+        ->check(CLI::Range(1, 100000));
+    app.add_option("--retire-to", c.retire_to, "the JSON Lines file --retire-older-than appends the games to")
+        ->type_name("FILE");
     app.add_flag("--recompute-ratings", c.recompute_ratings,
                  "rebuild every rating and statistic from the --database's archive (no server may be using it), and exit");
     for (const Setting& s : settings())

@@ -96,6 +96,10 @@ struct Config {
     // A command too: a consistent copy of the SQLite --database in this file, made beside a running
     // server if there is one (server/app/backup_command.hpp), and exit.
     std::string backup_to;
+    // A command too: retention (server/app/retire_command.hpp): the finished games older than this
+    // many days appended to the file `retire_to` as JSON Lines, then dropped from the archive; and exit.
+    int retire_older_than_days = 0;
+    std::string retire_to;
 };
 
 // The settings from `args` (argv without the program name) over `env`

@@ -156,6 +156,9 @@ std::string store_metrics(storage::Store* store) {
     line(out, "sparts_db_last_checkpoint_pages", "gauge", "Pages the last checkpoint copied into the database.",
          d(st.last_checkpoint_pages));
     line(out, "sparts_db_bytes", "gauge", "The database file's size on disk.", d(st.database_bytes));
+    if (st.integrity >= 0)
+        line(out, "sparts_db_integrity_ok", "gauge", "1 if the database passed its integrity check at start, 0 if not.",
+             d(st.integrity));
     line(out, "sparts_db_journal_rows", "gauge", "Rows in the journal (engine steps and table events of open tables).",
          d(st.journal_rows));
     line(out, "sparts_db_journal_live_rows", "gauge",

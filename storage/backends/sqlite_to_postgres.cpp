@@ -7,6 +7,7 @@
 #include "storage/exact_double.hpp"
 #include "storage/postgres/pg.hpp"
 #include "storage/postgres/pg_store.hpp"
+#include "storage/sqlite/sqlite_archive.hpp"
 #include "storage/sqlite/sqlite_store.hpp"
 
 namespace sparts::storage {
@@ -14,7 +15,9 @@ namespace sparts::storage {
 namespace {
 
 // How a SQLite column goes into a PostgreSQL array element.
-enum class As { text, number, boolean, bytes, real };
+// `record`: the column is an archive id, and what goes is that game's record (archive_records'
+// parts, put together), or NULL for a game without one.
+enum class As { text, number, boolean, bytes, real, record };
 
 struct Column {
     const char* select;  // the SQLite expression
@@ -23,7 +26,7 @@ struct Column {
     As as;
 };
 
-void put(pg::ArrayText& out, const SQLite::Column& c, As as) {
+void put(SQLite::Database& sqlite, pg::ArrayText& out, const SQLite::Column& c, As as) {
     if (c.isNull()) return out.null();
     switch (as) {
         case As::text:
@@ -36,6 +39,9 @@ void put(pg::ArrayText& out, const SQLite::Column& c, As as) {
             return out.bytes(std::string_view(static_cast<const char*>(c.getBlob()), static_cast<std::size_t>(c.getBytes())));
         case As::real:  // every bit of it: SQLite's own text of a REAL keeps 15 digits
             return out.text(exact_text(c.getDouble()));
+        case As::record:
+            if (const auto record = read_record(sqlite, c.getInt64())) return out.bytes(*record);
+            return out.null();
     }
 }
 
@@ -65,7 +71,8 @@ std::uint64_t copy(SQLite::Database& sqlite, pg::Connection& pg, const std::stri
         pending = 0;
     };
     while (rows.executeStep()) {
-        for (std::size_t i = 0; i < columns.size(); ++i) put(arrays[i], rows.getColumn(static_cast<int>(i)), columns[i].as);
+        for (std::size_t i = 0; i < columns.size(); ++i)
+            put(sqlite, arrays[i], rows.getColumn(static_cast<int>(i)), columns[i].as);
         ++total;
         if (++pending == 500) send();
     }
@@ -119,24 +126,39 @@ Outcome<CopiedHistory, std::string> copy_sqlite_to_postgres(const std::string& s
                   {"bot", "bot", "boolean", As::boolean},
                   {"level", "level", "text", As::text}},
                  "table_id, seat");
-            copied.games = copy(sqlite, pg, "games", "games",
+            // The archive with its ids (its order, and the cursors clients hold), each game's record
+            // put together from its parts; then its players' rows, and the games in progress.
+            copied.finished_games = copy(sqlite, pg, "archive", "archive",
+                                         {{"id", "id", "bigint", As::number},
+                                          {"table_id", "table_id", "text", As::text},
+                                          {"game", "game", "integer", As::number},
+                                          {"preset", "preset", "text", As::text},
+                                          {"finished_ms", "finished_ms", "bigint", As::number},
+                                          {"started_ms", "started_ms", "bigint", As::number},
+                                          {"seed", "seed", "bigint", As::number},
+                                          {"salt", "salt", "text", As::text},
+                                          {"ruleset", "ruleset", "text", As::text},
+                                          {"players", "players", "text", As::text},
+                                          {"result", "result", "text", As::text},
+                                          {"id", "record", "bytea", As::record}},
+                                         "id");
+            copy(sqlite, pg, "archive_players", "archive_players",
+                 {{"player", "player", "text", As::text},
+                  {"preset", "preset", "text", As::text},
+                  {"finished_ms", "finished_ms", "bigint", As::number},
+                  {"id", "id", "bigint", As::number}},
+                 "player, preset, finished_ms, id");
+            copied.games = copied.finished_games +
+                           copy(sqlite, pg, "games_in_progress", "games_in_progress",
                                 {{"table_id", "table_id", "text", As::text},
                                  {"game", "game", "integer", As::number},
                                  {"seed", "seed", "bigint", As::number},
+                                 {"salt", "salt", "text", As::text},
                                  {"ruleset", "ruleset", "text", As::text},
                                  {"preset", "preset", "text", As::text},
                                  {"players", "players", "text", As::text},
-                                 {"started_ms", "started_ms", "bigint", As::number},
-                                 {"finished_ms", "finished_ms", "bigint", As::number},
-                                 {"result", "result", "text", As::text},
-                                 {"record", "record", "bytea", As::bytes},
-                                 {"salt", "salt", "text", As::text}},
-                                "table_id, game");
-            copy(sqlite, pg, "game_players", "game_players",
-                 {{"player", "player", "text", As::text},
-                  {"table_id", "table_id", "text", As::text},
-                  {"game", "game", "integer", As::number}},
-                 "player, table_id, game");
+                                 {"started_ms", "started_ms", "bigint", As::number}},
+                                "table_id");
             // An action is a BLOB of its compact bytes, or (a version-4 row) its JSON text.
             copied.journal_rows = copy(sqlite, pg, "journal", "journal",
                                        {{"table_id", "table_id", "text", As::text},
@@ -150,26 +172,27 @@ Outcome<CopiedHistory, std::string> copy_sqlite_to_postgres(const std::string& s
                                         {"type", "type", "text", As::text},
                                         {"payload", "payload", "text", As::text}},
                                        "id");
-            copy(sqlite, pg, "ratings", "ratings",
-                 {{"player", "player", "text", As::text},
-                  {"preset", "preset", "text", As::text},
-                  {"rating", "rating", "float8", As::real},
-                  {"deviation", "deviation", "float8", As::real},
-                  {"volatility", "volatility", "float8", As::real},
-                  {"games", "games", "bigint", As::number},
-                  {"wins", "wins", "bigint", As::number},
-                  {"hands", "hands", "bigint", As::number},
-                  {"bids", "bids", "bigint", As::number},
-                  {"bids_made", "bids_made", "bigint", As::number},
-                  {"nil_bids", "nil_bids", "bigint", As::number},
-                  {"nils_made", "nils_made", "bigint", As::number},
-                  {"bags", "bags", "bigint", As::number},
-                  {"moons", "moons", "bigint", As::number},
-                  {"last_table", "last_table", "text", As::text},
-                  {"last_game", "last_game", "integer", As::number},
-                  {"last_change", "last_change", "float8", As::real},
-                  {"updated_ms", "updated_ms", "bigint", As::number}},
-                 "player, preset");
+            const std::vector<Column> rating_columns = {
+                {"player", "player", "text", As::text},
+                {"preset", "preset", "text", As::text},
+                {"rating", "rating", "float8", As::real},
+                {"deviation", "deviation", "float8", As::real},
+                {"volatility", "volatility", "float8", As::real},
+                {"games", "games", "bigint", As::number},
+                {"wins", "wins", "bigint", As::number},
+                {"hands", "hands", "bigint", As::number},
+                {"bids", "bids", "bigint", As::number},
+                {"bids_made", "bids_made", "bigint", As::number},
+                {"nil_bids", "nil_bids", "bigint", As::number},
+                {"nils_made", "nils_made", "bigint", As::number},
+                {"bags", "bags", "bigint", As::number},
+                {"moons", "moons", "bigint", As::number},
+                {"last_table", "last_table", "text", As::text},
+                {"last_game", "last_game", "integer", As::number},
+                {"last_change", "last_change", "float8", As::real},
+                {"updated_ms", "updated_ms", "bigint", As::number}};
+            copy(sqlite, pg, "ratings", "ratings", rating_columns, "player, preset");
+            copy(sqlite, pg, "ratings_retired", "ratings_retired", rating_columns, "player, preset");
             copy(sqlite, pg, "bans", "bans",
                  {{"player", "player", "text", As::text},
                   {"reason", "reason", "text", As::text},
@@ -182,6 +205,8 @@ Outcome<CopiedHistory, std::string> copy_sqlite_to_postgres(const std::string& s
                   {"body", "body", "text", As::text}},
                  "rowid");
             pg.exec("SELECT setval('table_numbers', (SELECT max(number) FROM tables)) WHERE EXISTS (SELECT 1 FROM tables)");
+            // The archive's next id goes on after the copied ones.
+            pg.exec("SELECT setval(pg_get_serial_sequence('archive', 'id'), max(id)) FROM archive HAVING max(id) IS NOT NULL");
             pg.exec("COMMIT");
         } catch (...) {
             if (pg.ok()) pg.exec("ROLLBACK");
@@ -189,8 +214,11 @@ Outcome<CopiedHistory, std::string> copy_sqlite_to_postgres(const std::string& s
         }
         copied.open_tables =
             static_cast<std::uint64_t>(pg.exec("SELECT count(*) FROM tables WHERE closed_ms IS NULL").number(0, 0));
-        copied.finished_games =
-            static_cast<std::uint64_t>(pg.exec("SELECT count(*) FROM games WHERE finished_ms IS NOT NULL").number(0, 0));
+        // Read back: every finished game copied is in the archive.
+        if (const auto archived = static_cast<std::uint64_t>(pg.exec("SELECT count(*) FROM archive").number(0, 0));
+            archived != copied.finished_games)
+            return "PostgreSQL database " + shown + ": " + std::to_string(copied.finished_games) +
+                   " finished games copied, " + std::to_string(archived) + " in its archive";
     } catch (const SQLite::Exception& e) {
         return "--migrate-from " + sqlite_path + ": " + e.what();
     } catch (const pg::Error& e) {

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 #include <set>
-#include "storage/leaderboard_cursor.hpp"
+#include "storage/leaderboard_page.hpp"
 #include "storage/rating_book.hpp"
 
 namespace sparts::storage {
@@ -65,6 +65,19 @@ const std::vector<std::pair<const char*, const char*>>& pg_rating_statements() {
          "nils_made = excluded.nils_made, bags = excluded.bags, moons = excluded.moons, "
          "last_table = excluded.last_table, last_game = excluded.last_game, last_change = excluded.last_change, "
          "updated_ms = excluded.updated_ms"},
+        // Retention: the rows the retired games left (RetireGames), which a rebuild starts from.
+        {"ratings_retire",
+         "INSERT INTO ratings_retired (player, preset, rating, deviation, volatility, games, wins, hands, bids, bids_made, "
+         "nil_bids, nils_made, bags, moons, last_table, last_game, last_change, updated_ms) "
+         "SELECT * FROM unnest($1::text[], $2::text[], $3::float8[], $4::float8[], $5::float8[], $6::bigint[], "
+         "$7::bigint[], $8::bigint[], $9::bigint[], $10::bigint[], $11::bigint[], $12::bigint[], $13::bigint[], "
+         "$14::bigint[], $15::text[], $16::integer[], $17::float8[], $18::bigint[]) "
+         "ON CONFLICT (player, preset) DO UPDATE SET rating = excluded.rating, deviation = excluded.deviation, "
+         "volatility = excluded.volatility, games = excluded.games, wins = excluded.wins, hands = excluded.hands, "
+         "bids = excluded.bids, bids_made = excluded.bids_made, nil_bids = excluded.nil_bids, "
+         "nils_made = excluded.nils_made, bags = excluded.bags, moons = excluded.moons, "
+         "last_table = excluded.last_table, last_game = excluded.last_game, last_change = excluded.last_change, "
+         "updated_ms = excluded.updated_ms"},
         {"ratings_clear", "DELETE FROM ratings"},
     };
     return all;
@@ -115,38 +128,39 @@ pg::Params rating_put_params(const std::vector<PresetRating>& rows) {
 }
 
 LeaderboardPage pg_leaderboard(pg::Connection& db, const LeaderboardQuery& query) {
-    const auto cursor = LeaderboardCursor::parse(query.cursor);
-    const int limit = std::clamp(query.limit, 1, 500);
-    pg::Params params;
-    params.text(query.preset).number(query.min_games);
-    std::string sql = std::string("SELECT ") + kColumns + ", COALESCE(p.name, '') FROM ratings r "
-                      "LEFT JOIN players p ON p.id = r.player WHERE r.preset = $1 AND r.games >= $2";
-    if (cursor) {
-        sql += " AND (r.rating < $4::float8 OR (r.rating = $4::float8 AND r.player > $5::text COLLATE \"C\"))";
-        params.number(limit + 1).text(exact_text(cursor->rating)).text(cursor->player);
-    } else {
-        params.number(limit + 1);
-    }
-    sql += " ORDER BY r.rating DESC, r.player LIMIT $3";
-    const pg::Result r = db.exec(sql, params);
-    LeaderboardPage page;
-    for (int i = 0; i < r.rows(); ++i) {
-        page.players.push_back(row_of(r, i));
-        page.players.back().name = r.text(i, 18);
-    }
-    if (static_cast<int>(page.players.size()) > limit) {
-        page.players.pop_back();
-        page.next_cursor = LeaderboardCursor{page.players.back().rating, page.players.back().player}.text();
-    }
-    if (cursor) {
-        // Ranks run on from the pages before: those ahead of the cursor.
+    BoardReads reads;
+    reads.read = [&](const std::optional<LeaderboardCursor>& after, int n) {
+        // ratings_board from the cursor: (preset, rating DESC, player) read from (rating, player)
+        // on, a range of the index however deep the page.
+        pg::Params params;
+        params.text(query.preset).number(n);
+        std::string sql = std::string("SELECT ") + kColumns + ", COALESCE(p.name, '') FROM ratings r "
+                          "LEFT JOIN players p ON p.id = r.player WHERE r.preset = $1";
+        if (after) {
+            sql += " AND r.rating <= $3::float8 AND (r.rating < $3::float8 OR r.player > $4::text COLLATE \"C\")";
+            params.text(exact_text(after->rating)).text(after->player);
+        }
+        sql += " ORDER BY r.rating DESC, r.player LIMIT $2";
+        const pg::Result r = db.exec(sql, params);
+        std::vector<PresetRating> rows;
+        for (int i = 0; i < r.rows(); ++i) {
+            rows.push_back(row_of(r, i));
+            rows.back().name = r.text(i, 18);
+        }
+        return rows;
+    };
+    reads.ahead = [&](const LeaderboardCursor& at) {
         const pg::Result ahead = db.exec(
             "SELECT count(*) FROM ratings r WHERE r.preset = $1 AND r.games >= $2 AND "
             "(r.rating > $3::float8 OR (r.rating = $3::float8 AND r.player <= $4::text COLLATE \"C\"))",
-            pg::Params().text(query.preset).number(query.min_games).text(exact_text(cursor->rating)).text(cursor->player));
-        page.first_rank = ahead.number(0, 0) + 1;
-    }
-    return page;
+            pg::Params().text(query.preset).number(query.min_games).text(exact_text(at.rating)).text(at.player));
+        return ahead.number(0, 0);
+    };
+    return leaderboard_page(query, reads);
+}
+
+std::vector<PresetRating> pg_retired_ratings(pg::Connection& db) {
+    return rating_rows(db.exec(std::string("SELECT ") + kColumns + " FROM ratings_retired r ORDER BY r.player, r.preset", {}));
 }
 
 std::optional<PlayerRatings> pg_player_ratings(pg::Connection& db, const std::string& player) {

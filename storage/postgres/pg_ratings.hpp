@@ -27,5 +27,7 @@ pg::Params rating_put_params(const std::vector<PresetRating>& rows);
 
 LeaderboardPage pg_leaderboard(pg::Connection& db, const LeaderboardQuery& query);
 std::optional<PlayerRatings> pg_player_ratings(pg::Connection& db, const std::string& player);
+// Every row of ratings_retired (Store::retired_ratings).
+std::vector<PresetRating> pg_retired_ratings(pg::Connection& db);
 
 }  // namespace sparts::storage

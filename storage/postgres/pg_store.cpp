@@ -7,9 +7,9 @@
 #include <unordered_map>
 
 #include <spdlog/spdlog.h>
-#include "storage/archive_cursor.hpp"
 #include "storage/game_log.hpp"
 #include "storage/postgres/pg.hpp"
+#include "storage/postgres/pg_archive.hpp"
 #include "storage/postgres/pg_ratings.hpp"
 #include "storage/postgres/pg_schema.hpp"
 #include "storage/rating_book.hpp"
@@ -97,14 +97,68 @@ private:
     int rows_ = 0;
 };
 
+// The rows a finished game adds to archive_players, one a player (a seat a bot held has none),
+// from the `a` of a statement that inserted into the archive ... RETURNING id, preset, finished_ms,
+// players (a game archived already returns nothing, and adds nothing).
+constexpr const char* kArchivePlayers =
+    "INSERT INTO archive_players (player, preset, finished_ms, id) "
+    "SELECT DISTINCT e->>'player', a.preset, a.finished_ms, a.id FROM a, json_array_elements(a.players::json) e "
+    "WHERE e->>'player' IS NOT NULL";
+
+// Games written straight into the archive (ArchiveGame), many in one statement, as JournalRows.
+class ArchiveRows {
+public:
+    void add(const ArchiveGame& g) {
+        const ArchivedGameSummary& s = g.summary;
+        table_.text(s.table);
+        game_.number(s.game);
+        preset_.text(s.preset);
+        finished_.number(s.finished);
+        started_.number(s.started);
+        seed_.number(static_cast<std::int64_t>(g.seed));
+        if (g.salt.empty())
+            salt_.null();
+        else
+            salt_.text(g.salt);
+        ruleset_.text(s.ruleset);
+        players_.text(s.players);
+        result_.text(s.result);
+        record_.bytes(g.record);
+        ++rows_;
+    }
+    int rows() const { return rows_; }
+    pg::Params params() const {
+        pg::Params p;
+        p.text(table_.done()).text(game_.done()).text(preset_.done()).text(finished_.done()).text(started_.done());
+        p.text(seed_.done()).text(salt_.done()).text(ruleset_.done()).text(players_.done()).text(result_.done());
+        p.text(record_.done());
+        return p;
+    }
+    // The ids go in the rows' order (unnest's, one INSERT); a game archived already is left as it is.
+    static std::string sql() {
+        return std::string(
+                   "WITH a AS (INSERT INTO archive (table_id, game, preset, finished_ms, started_ms, seed, salt, ruleset, "
+                   "players, result, record) SELECT * FROM unnest($1::text[], $2::integer[], $3::text[], $4::bigint[], "
+                   "$5::bigint[], $6::bigint[], $7::text[], $8::text[], $9::text[], $10::text[], $11::bytea[]) "
+                   "ON CONFLICT (table_id, game) DO NOTHING RETURNING id, preset, finished_ms, players) ") +
+               kArchivePlayers;
+    }
+    // Rows a statement: the arrays of a statement are held in memory twice (built, then sent).
+    static constexpr int kMostRows = 500;
+
+private:
+    pg::ArrayText table_, game_, preset_, finished_, started_, seed_, salt_, ruleset_, players_, result_, record_;
+    int rows_ = 0;
+};
+
 // A statement of a commit, built before anything is sent.
 struct Statement {
     const char* name;  // prepared
     pg::Params params;
 };
 
-const std::vector<std::pair<const char*, const char*>>& prepared_statements() {
-    static const std::vector<std::pair<const char*, const char*>> all = {
+const std::vector<std::pair<const char*, std::string>>& prepared_statements() {
+    static const std::vector<std::pair<const char*, std::string>> all = {
         {"put_player",
          "INSERT INTO players (id, token_hash, name, created_ms) VALUES ($1, $2, $3, $4) "
          "ON CONFLICT (id) DO UPDATE SET name = excluded.name"},
@@ -118,19 +172,33 @@ const std::vector<std::pair<const char*, const char*>>& prepared_statements() {
          "INSERT INTO seats (table_id, seat, player, name, bot, level) VALUES ($1, $2, $3, $4, $5, $6) "
          "ON CONFLICT (table_id, seat) DO UPDATE SET player = excluded.player, name = excluded.name, "
          "bot = excluded.bot, level = excluded.level"},
+        // A game left unfinished is not archived.
+        {"close_game", "DELETE FROM games_in_progress WHERE table_id = $1"},
+        // The table's game in progress, replacing one it left unfinished.
         {"start_game",
-         "INSERT INTO games (table_id, game, seed, ruleset, preset, players, started_ms, salt) "
-         "VALUES ($1, $2, $3, $4::text, ($4::text::json)->>'preset', $5, $6, $7)"},
-        {"game_players",
-         "INSERT INTO game_players (player, table_id, game) "
-         "SELECT DISTINCT e->>'player', $1::text, $2::integer FROM json_array_elements($3::text::json) e "
-         "WHERE e->>'player' IS NOT NULL "
-         "ON CONFLICT DO NOTHING"},
+         "INSERT INTO games_in_progress (table_id, game, seed, ruleset, preset, players, started_ms, salt) "
+         "VALUES ($1, $2, $3, $4::text, ($4::text::json)->>'preset', $5, $6, $7) "
+         "ON CONFLICT (table_id) DO UPDATE SET game = excluded.game, seed = excluded.seed, ruleset = excluded.ruleset, "
+         "preset = excluded.preset, players = excluded.players, started_ms = excluded.started_ms, salt = excluded.salt"},
         // A new game: the earlier games' rows go, but the table's latest row, which numbers its next event.
         {"start_journal",
          "DELETE FROM journal WHERE table_id = $1::text AND game < $2::integer "
          "AND seq < (SELECT max(seq) FROM journal WHERE table_id = $1::text)"},
-        {"finish_game", "UPDATE games SET finished_ms = $1, result = $2, record = $3 WHERE table_id = $4 AND game = $5"},
+        // The game in progress moves to the archive's tail with its result and record, and its players'
+        // rows are added, in one statement. A game archived already (a step written twice) is left as it was.
+        {"finish_game",
+         "WITH a AS (INSERT INTO archive (table_id, game, preset, finished_ms, started_ms, seed, salt, ruleset, players, "
+         "result, record) SELECT table_id, game, preset, $1::bigint, started_ms, seed, salt, ruleset, players, $2::text, "
+         "$3::bytea FROM games_in_progress WHERE table_id = $4::text AND game = $5::integer "
+         "ON CONFLICT (table_id, game) DO NOTHING RETURNING id, preset, finished_ms, players), p AS (" +
+             std::string(kArchivePlayers) + ") DELETE FROM games_in_progress WHERE table_id = $4::text AND game = $5::integer"},
+        {"archive_games", ArchiveRows::sql()},
+        // Retention: games exported, then dropped with their players' rows.
+        {"retire_games",
+         "WITH g AS (DELETE FROM archive a USING unnest($1::text[], $2::integer[]) AS k(t, n) "
+         "WHERE a.table_id = k.t AND a.game = k.n RETURNING a.id, a.preset, a.finished_ms, a.players) "
+         "DELETE FROM archive_players p USING g, json_array_elements(g.players::json) e "
+         "WHERE p.player = e->>'player' AND p.preset = g.preset AND p.finished_ms = g.finished_ms AND p.id = g.id"},
         {"journal", JournalRows::kSql},
         {"fence", "SELECT sparts_fence($1::text, $2::text[], $3::bigint[])"},
         {"release",
@@ -305,8 +373,21 @@ private:
             out.push_back({"journal", rows.params()});
             rows = JournalRows();
         };
+        ArchiveRows archived;
+        const auto flush_archived = [&] {
+            if (archived.rows() == 0) return;
+            out.push_back({"archive_games", archived.params()});
+            archived = ArchiveRows();
+        };
         for (const Pending& p : group)
             for (const Write& w : p.batch) {
+                if (const auto* a = std::get_if<ArchiveGame>(&w)) {
+                    flush_rows();
+                    archived.add(*a);
+                    if (archived.rows() == ArchiveRows::kMostRows) flush_archived();
+                    continue;
+                }
+                flush_archived();
                 if (std::holds_alternative<EngineEvents>(w) || std::holds_alternative<AppendEvent>(w)) {
                     if (const auto* e = std::get_if<EngineEvents>(&w))
                         journal(rows, e->table, e->game, GameLogEntry::engine_events(e->seq, e->at, e->count, e->cause));
@@ -347,6 +428,7 @@ private:
                                [&](const CloseTable& c) {
                                    out.push_back({"close_table", pg::Params().number(c.at).text(c.reason).text(c.table)});
                                    out.push_back({"close_journal", pg::Params().text(c.table)});
+                                   out.push_back({"close_game", pg::Params().text(c.table)});
                                    logs_.erase(c.table);
                                },
                                [&](const PutSeat& s) {
@@ -371,7 +453,6 @@ private:
                                    else
                                        params.text(g.salt);
                                    out.push_back({"start_game", std::move(params)});
-                                   out.push_back({"game_players", pg::Params().text(g.table).number(g.game).text(g.players)});
                                    out.push_back({"start_journal", pg::Params().text(g.table).number(g.game)});
                                    logs_.insert_or_assign(g.table, Log{g.game, GameLogEncoder()});
                                },
@@ -394,11 +475,22 @@ private:
                                        out.push_back({"webhook_keep",
                                                       pg::Params().text(f.table).number(f.game).text(f.webhook)});
                                },
+                               [&](const RetireGames& r) {
+                                   pg::ArrayText tables, games;
+                                   for (const auto& [table, game] : r.games) {
+                                       tables.text(table);
+                                       games.number(game);
+                                   }
+                                   out.push_back({"retire_games", pg::Params().text(tables.done()).text(games.done())});
+                                   if (!r.ratings.empty())
+                                       out.push_back({"ratings_retire", rating_put_params(r.ratings)});
+                               },
                                [](const auto&) {},
                            },
                            w);
             }
         flush_rows();
+        flush_archived();
         return out;
     }
 
@@ -534,6 +626,7 @@ Outcome<std::unique_ptr<PgStore>, std::string> PgStore::open(const std::string& 
         if (version > latest_pg_schema_version())
             return where + " has schema version " + std::to_string(version) + ", newer than this server's " +
                    std::to_string(latest_pg_schema_version()) + ": run a newer sparts-server, or point --database elsewhere";
+        const int found = version;
         for (; version < latest_pg_schema_version(); ++version) {
             db.exec("BEGIN");
             try {
@@ -546,6 +639,10 @@ Outcome<std::unique_ptr<PgStore>, std::string> PgStore::open(const std::string& 
             }
             spdlog::info("database {}: schema migrated to version {}", shown, version + 1);
         }
+        // The archive a migration to version 6 filled gets what autovacuum would give it later: its
+        // statistics, and its visibility map, without which the planner read a player's small ranges by
+        // a bitmap and a sort rather than from the index in order. (VACUUM runs outside a transaction.)
+        if (found > 0 && found < 6 && version >= 6) db.exec("VACUUM (ANALYZE) archive, archive_players, games_in_progress");
         db.exec("SELECT pg_advisory_unlock($1)", pg::Params().number(kMigrationLock));
         if (const std::string taken = store->writer_->lock(options.node, options.lease_ms); !taken.empty())
             return where + " " + taken;
@@ -589,6 +686,9 @@ std::string PgStore::fenced_table(const Batch& batch) {
                                      [](const RemoveBan&) { return std::string(); },
                                      // Whichever node delivered it: the table may be another's by now.
                                      [](const WebhookDone&) { return std::string(); },
+                                     // Not a table's step: an archived game's table is closed, or never was here.
+                                     [](const ArchiveGame&) { return std::string(); },
+                                     [](const RetireGames&) { return std::string(); },
                                      [](const OpenTable& t) { return t.id; },
                                      [](const auto& x) { return x.table; }},
                           w);
@@ -760,9 +860,11 @@ std::vector<ListedTable> PgStore::listed_tables() {
         std::vector<ListedTable> out;
         std::unordered_map<std::string, std::size_t> index;
         const pg::Result tables = db.exec(
-            "SELECT t.id, t.ruleset, t.preset, t.seats, t.turn_seconds, t.creator, COALESCE(g.game, 0), "
-            "g.game IS NOT NULL AND g.finished_ms IS NULL FROM tables t LEFT JOIN LATERAL "
-            "(SELECT game, finished_ms FROM games WHERE table_id = t.id ORDER BY game DESC LIMIT 1) g ON true "
+            // The latest game: the one in progress, else the last the table finished (archive_game,
+            // read only for a table between games).
+            "SELECT t.id, t.ruleset, t.preset, t.seats, t.turn_seconds, t.creator, "
+            "COALESCE(g.game, (SELECT max(a.game) FROM archive a WHERE a.table_id = t.id), 0), g.game IS NOT NULL "
+            "FROM tables t LEFT JOIN games_in_progress g ON g.table_id = t.id "
             "WHERE t.closed_ms IS NULL AND NOT t.private ORDER BY t.number");
         for (int i = 0; i < tables.rows(); ++i) {
             ListedTable t;
@@ -940,10 +1042,15 @@ std::vector<OpenTableState> PgStore::read_tables(const std::string* only) {
             t.seats[static_cast<std::size_t>(s)] =
                 StoredSeat{seats.text(i, 2), seats.text(i, 3), seats.boolean(i, 4), seats.text(i, 5)};
         }
+        // Each table's latest game: the one in progress, else the last it finished (archive_game,
+        // one step back for each table between games).
         const pg::Result games = db.exec(
-            "SELECT DISTINCT ON (g.table_id) g.table_id, g.game, g.seed, g.finished_ms IS NOT NULL, g.started_ms, "
-            "g.record, g.salt, g.players FROM games g JOIN tables t ON t.id = g.table_id WHERE t.closed_ms IS NULL" + which +
-            " ORDER BY g.table_id, g.game DESC", params);
+            "SELECT g.table_id, g.game, g.seed, false, g.started_ms, NULL::bytea, g.salt, g.players "
+            "FROM games_in_progress g JOIN tables t ON t.id = g.table_id WHERE t.closed_ms IS NULL" + which +
+            " UNION ALL SELECT t.id, a.game, a.seed, true, a.started_ms, a.record, a.salt, a.players FROM tables t "
+            "CROSS JOIN LATERAL (SELECT game, seed, started_ms, record, salt, players FROM archive "
+            "WHERE table_id = t.id ORDER BY game DESC LIMIT 1) a WHERE t.closed_ms IS NULL" + which +
+            " AND NOT EXISTS (SELECT 1 FROM games_in_progress g WHERE g.table_id = t.id)", params);
         for (int i = 0; i < games.rows(); ++i) {
             OpenTableState& t = out[index.at(games.text(i, 0))];
             t.game = static_cast<int>(games.number(i, 1));
@@ -981,67 +1088,12 @@ std::vector<OpenTableState> PgStore::read_tables(const std::string* only) {
     });
 }
 
-namespace {
-
-ArchivedGameSummary summary_from(const pg::Result& r, int i) {
-    ArchivedGameSummary s;
-    s.table = r.text(i, 0);
-    s.game = static_cast<int>(r.number(i, 1));
-    s.preset = r.text(i, 2);
-    s.ruleset = r.text(i, 3);
-    s.players = r.text(i, 4);
-    s.result = r.text(i, 5);
-    s.started = r.number(i, 6);
-    s.finished = r.number(i, 7);
-    return s;
+ArchivePage PgStore::list_games(const ArchiveQuery& query) {
+    return reader_->with([&](pg::Connection& db) { return pg_list_games(db, query); });
 }
 
-}  // namespace
-
-ArchivePage PgStore::list_games(const ArchiveQuery& query) {
-    std::string sql =
-        "SELECT g.table_id, g.game, g.preset, g.ruleset, g.players, g.result, g.started_ms, g.finished_ms FROM games g "
-        "WHERE g.finished_ms IS NOT NULL";
-    pg::Params params;
-    int n = 0;
-    const auto next = [&] { return "$" + std::to_string(++n); };
-    if (!query.player.empty()) {
-        sql += " AND EXISTS (SELECT 1 FROM game_players p WHERE p.player = " + next() +
-               " AND p.table_id = g.table_id AND p.game = g.game)";
-        params.text(query.player);
-    }
-    if (!query.preset.empty()) {
-        sql += " AND g.preset = " + next();
-        params.text(query.preset);
-    }
-    if (query.from > 0) {
-        sql += " AND g.finished_ms >= " + next();
-        params.number(query.from);
-    }
-    if (query.to > 0) {
-        sql += " AND g.finished_ms < " + next();
-        params.number(query.to);
-    }
-    if (const auto cursor = ArchiveCursor::parse(query.cursor)) {
-        const std::string f = next(), t = next(), g = next();
-        sql += " AND (g.finished_ms, g.table_id, g.game) < (" + f + "::bigint, " + t + "::text COLLATE \"C\", " + g +
-               "::integer)";
-        params.number(cursor->finished).text(cursor->table).number(cursor->game);
-    }
-    const int limit = std::clamp(query.limit, 1, 500);
-    sql += " ORDER BY g.finished_ms DESC, g.table_id DESC, g.game DESC LIMIT " + next();
-    params.number(limit + 1);
-    return reader_->with([&](pg::Connection& db) {
-        const pg::Result r = db.exec(sql, params);
-        ArchivePage page;
-        for (int i = 0; i < r.rows(); ++i) page.games.push_back(summary_from(r, i));
-        if (static_cast<int>(page.games.size()) > limit) {
-            page.games.pop_back();
-            const auto& last = page.games.back();
-            page.next_cursor = ArchiveCursor{last.finished, last.table, last.game}.text();
-        }
-        return page;
-    });
+std::vector<std::string> PgStore::list_games_plan(const ArchiveQuery& query) {
+    return reader_->with([&](pg::Connection& db) { return pg_list_games_plan(db, query); });
 }
 
 std::optional<ArchivedGame> PgStore::load_game(const std::string& table, int game) {
@@ -1051,10 +1103,17 @@ std::optional<ArchivedGame> PgStore::load_game(const std::string& table, int gam
     const bool found = reader_->with([&](pg::Connection& db) {
         const pg::Result r = db.exec(
             "SELECT table_id, game, preset, ruleset, players, result, started_ms, finished_ms, seed, record, salt "
-            "FROM games WHERE table_id = $1 AND game = $2 AND finished_ms IS NOT NULL",
+            "FROM archive WHERE table_id = $1 AND game = $2",
             pg::Params().text(table).number(game));
         if (r.rows() == 0) return false;
-        g.summary = summary_from(r, 0);
+        g.summary.table = r.text(0, 0);
+        g.summary.game = static_cast<int>(r.number(0, 1));
+        g.summary.preset = r.text(0, 2);
+        g.summary.ruleset = r.text(0, 3);
+        g.summary.players = r.text(0, 4);
+        g.summary.result = r.text(0, 5);
+        g.summary.started = r.number(0, 6);
+        g.summary.finished = r.number(0, 7);
         g.seed = static_cast<std::uint64_t>(r.number(0, 8));
         if (!r.null(0, 10)) g.salt = r.text(0, 10);
         if (r.null(0, 9)) {
@@ -1081,6 +1140,14 @@ LeaderboardPage PgStore::leaderboard(const LeaderboardQuery& query) {
 
 std::optional<PlayerRatings> PgStore::player_ratings(const std::string& player) {
     return reader_->with([&](pg::Connection& db) { return pg_player_ratings(db, player); });
+}
+
+std::vector<ArchivedGameSummary> PgStore::oldest_games(Millis before, int limit) {
+    return reader_->with([&](pg::Connection& db) { return pg_oldest_games(db, before, limit); });
+}
+
+std::vector<PresetRating> PgStore::retired_ratings() {
+    return reader_->with([&](pg::Connection& db) { return pg_retired_ratings(db); });
 }
 
 }  // namespace sparts::storage

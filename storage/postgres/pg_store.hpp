@@ -49,7 +49,11 @@ public:
     std::vector<PendingWebhook> pending_webhooks(std::size_t limit) override;
 
     ArchivePage list_games(const ArchiveQuery& query) override;
+    // EXPLAIN of what list_games runs for `query` (pg_archive.hpp).
+    std::vector<std::string> list_games_plan(const ArchiveQuery& query);
     std::optional<ArchivedGame> load_game(const std::string& table, int game) override;
+    std::vector<ArchivedGameSummary> oldest_games(Millis before, int limit) override;
+    std::vector<PresetRating> retired_ratings() override;
     LeaderboardPage leaderboard(const LeaderboardQuery& query) override;
     std::optional<PlayerRatings> player_ratings(const std::string& player) override;
 

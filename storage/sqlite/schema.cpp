@@ -163,6 +163,100 @@ CREATE TABLE webhook_outbox (
   UNIQUE (table_id, game)
 );                                    -- a rowid table: rowid is the order the games finished in
 )sql",
+        // 10: the archive, written once. A finished game was a row of `games` inserted when it began, in
+        // the key (table_id, game) of a thousand tables at once, then rewritten three times larger at its
+        // end: its B-tree's pages split and stayed three-quarters empty. Now a game in progress has a
+        // small row in games_in_progress (its deal, who sits where), and its end moves it, with its
+        // result and record, to the tail of `archive`, whose key is the order games are archived in.
+        // Every archive page is read from an index in the order the page lists its games (newest
+        // first): archive_players for a player's games, archive_preset for a preset's, archive_finished
+        // for all; a date range is a range of their last column. A game's record is kept in parts
+        // of 960 bytes (archive_records), four to a 4 KiB page: records run from a few hundred bytes
+        // to tens of kilobytes, and a row of more than half a page left the rest of its page empty.
+        R"sql(
+CREATE TABLE archive (
+  id           INTEGER PRIMARY KEY,   -- the order games are archived in: every new row goes at the tail
+  table_id     TEXT NOT NULL,
+  game         INTEGER NOT NULL,
+  preset       TEXT NOT NULL,
+  finished_ms  INTEGER NOT NULL,
+  started_ms   INTEGER NOT NULL,
+  seed         INTEGER NOT NULL,      -- the deal, revealed with the archive
+  salt         TEXT,                  -- NULL for a game before deals were committed to (version 6)
+  ruleset      TEXT NOT NULL,
+  players      TEXT NOT NULL,         -- JSON, per seat
+  result       TEXT NOT NULL
+);
+INSERT INTO archive (table_id, game, preset, finished_ms, started_ms, seed, salt, ruleset, players, result)
+  SELECT table_id, game, preset, finished_ms, started_ms, seed, salt, ruleset, players, COALESCE(result, '{}')
+    FROM games WHERE finished_ms IS NOT NULL ORDER BY finished_ms, table_id, game;
+CREATE TABLE archive_records (         -- each game's record (storage/game_log.hpp), in parts; none for a game that lost it
+  id     INTEGER NOT NULL,             -- archive.id
+  part   INTEGER NOT NULL,             -- from 0
+  bytes  BLOB NOT NULL,                -- 960 bytes, but the last part
+  PRIMARY KEY (id, part)
+) WITHOUT ROWID;
+INSERT INTO archive_records (id, part, bytes)
+  WITH RECURSIVE parts(id, part, bytes, rest) AS (
+    SELECT a.id, 0, substr(CAST(g.record AS BLOB), 1, 960), substr(CAST(g.record AS BLOB), 961)
+      FROM archive a JOIN games g ON g.table_id = a.table_id AND g.game = a.game
+     WHERE g.record IS NOT NULL AND length(CAST(g.record AS BLOB)) > 0   -- bytes: version 5 wrote some as TEXT
+    UNION ALL
+    SELECT id, part + 1, substr(rest, 1, 960), substr(rest, 961) FROM parts WHERE length(rest) > 0)
+  SELECT id, part, bytes FROM parts;
+CREATE UNIQUE INDEX archive_game ON archive (table_id, game);
+CREATE INDEX archive_finished ON archive (finished_ms);          -- with the rowid: (finished_ms, id)
+CREATE INDEX archive_preset ON archive (preset, finished_ms);
+CREATE TABLE archive_players (        -- a player's games: one row per player and game
+  player       TEXT NOT NULL,
+  preset       TEXT NOT NULL,
+  finished_ms  INTEGER NOT NULL,
+  id           INTEGER NOT NULL,      -- archive.id
+  PRIMARY KEY (player, preset, finished_ms, id)
+) WITHOUT ROWID;
+INSERT INTO archive_players (player, preset, finished_ms, id)
+  SELECT DISTINCT json_extract(s.value, '$.player'), a.preset, a.finished_ms, a.id
+    FROM archive a, json_each(a.players) s WHERE json_extract(s.value, '$.player') IS NOT NULL;
+CREATE TABLE games_in_progress (      -- the game in progress at each open table; its steps are in the journal
+  table_id    TEXT PRIMARY KEY,
+  game        INTEGER NOT NULL,
+  seed        INTEGER NOT NULL,
+  salt        TEXT,
+  ruleset     TEXT NOT NULL,
+  preset      TEXT NOT NULL,
+  players     TEXT NOT NULL,
+  started_ms  INTEGER NOT NULL
+) WITHOUT ROWID;
+INSERT INTO games_in_progress (table_id, game, seed, salt, ruleset, preset, players, started_ms)
+  SELECT g.table_id, g.game, g.seed, g.salt, g.ruleset, g.preset, g.players, g.started_ms
+    FROM games g JOIN tables t ON t.id = g.table_id
+   WHERE t.closed_ms IS NULL AND g.finished_ms IS NULL AND g.game = (SELECT MAX(game) FROM games WHERE table_id = g.table_id);
+DROP TABLE game_players;
+DROP TABLE games;
+-- Retention (docs/OPERATING.md): the rating rows as every game retired from the archive left them,
+-- which a rebuild of the ratings (--recompute-ratings) starts from; the columns of `ratings`.
+CREATE TABLE ratings_retired (
+  player       TEXT NOT NULL,
+  preset       TEXT NOT NULL,
+  rating       REAL NOT NULL,
+  deviation    REAL NOT NULL,
+  volatility   REAL NOT NULL,
+  games        INTEGER NOT NULL,
+  wins         INTEGER NOT NULL,
+  hands        INTEGER NOT NULL,
+  bids         INTEGER NOT NULL,
+  bids_made    INTEGER NOT NULL,
+  nil_bids     INTEGER NOT NULL,
+  nils_made    INTEGER NOT NULL,
+  bags         INTEGER NOT NULL,
+  moons        INTEGER NOT NULL,
+  last_table   TEXT NOT NULL,
+  last_game    INTEGER NOT NULL,
+  last_change  REAL NOT NULL,
+  updated_ms   INTEGER NOT NULL,
+  PRIMARY KEY (player, preset)
+) WITHOUT ROWID;
+)sql",
     };
     return all;
 }

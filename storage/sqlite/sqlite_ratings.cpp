@@ -2,7 +2,7 @@
 
 #include <algorithm>
 #include "storage/journal.hpp"
-#include "storage/leaderboard_cursor.hpp"
+#include "storage/leaderboard_page.hpp"
 #include "storage/rating_book.hpp"
 
 namespace sparts::storage {
@@ -38,20 +38,30 @@ PresetRating row_of(SQLite::Statement& q, int first = 0) {
     return r;
 }
 
-}  // namespace
-
-SqliteRatings::SqliteRatings(SQLite::Database& db)
-    : db_(db),
-      get_(db, std::string("SELECT ") + kColumns + " FROM ratings r WHERE r.player = ? AND r.preset = ?"),
-      put_(db,
-           "INSERT INTO ratings (player, preset, rating, deviation, volatility, games, wins, hands, bids, bids_made, "
+// A row of `table` (ratings, or ratings_retired: the same columns) written, or written over.
+std::string upsert(const std::string& table) {
+    return "INSERT INTO " + table +
+           " (player, preset, rating, deviation, volatility, games, wins, hands, bids, bids_made, "
            "nil_bids, nils_made, bags, moons, last_table, last_game, last_change, updated_ms) "
            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (player, preset) DO UPDATE SET "
            "rating = excluded.rating, deviation = excluded.deviation, volatility = excluded.volatility, "
            "games = excluded.games, wins = excluded.wins, hands = excluded.hands, bids = excluded.bids, "
            "bids_made = excluded.bids_made, nil_bids = excluded.nil_bids, nils_made = excluded.nils_made, "
            "bags = excluded.bags, moons = excluded.moons, last_table = excluded.last_table, "
-           "last_game = excluded.last_game, last_change = excluded.last_change, updated_ms = excluded.updated_ms") {}
+           "last_game = excluded.last_game, last_change = excluded.last_change, updated_ms = excluded.updated_ms";
+}
+
+}  // namespace
+
+SqliteRatings::SqliteRatings(SQLite::Database& db)
+    : db_(db),
+      get_(db, std::string("SELECT ") + kColumns + " FROM ratings r WHERE r.player = ? AND r.preset = ?"),
+      put_(db, upsert("ratings")),
+      put_retired_(db, upsert("ratings_retired")) {}
+
+void SqliteRatings::retire(const std::vector<PresetRating>& rows) {
+    for (const PresetRating& row : rows) put(put_retired_, row);
+}
 
 void SqliteRatings::finish(const FinishGame& game) {
     RatingBook book;
@@ -67,66 +77,71 @@ void SqliteRatings::finish(const FinishGame& game) {
         get_.reset();
     }
     if (!book.apply(game)) return;
-    for (const PresetRating& row : book.changed()) put(row);
+    for (const PresetRating& row : book.changed()) put(put_, row);
 }
 
 void SqliteRatings::replace(const std::vector<PresetRating>& rows) {
     db_.exec("DELETE FROM ratings");
-    for (const PresetRating& row : rows) put(row);
+    for (const PresetRating& row : rows) put(put_, row);
 }
 
-void SqliteRatings::put(const PresetRating& r) {
+void SqliteRatings::put(SQLite::Statement& into, const PresetRating& r) {
     int i = 0;
-    put_.bind(++i, r.player);
-    put_.bind(++i, r.preset);
-    put_.bind(++i, r.rating);
-    put_.bind(++i, r.deviation);
-    put_.bind(++i, r.volatility);
+    into.bind(++i, r.player);
+    into.bind(++i, r.preset);
+    into.bind(++i, r.rating);
+    into.bind(++i, r.deviation);
+    into.bind(++i, r.volatility);
     for (std::int64_t n : {r.games, r.wins, r.stats.hands, r.stats.bids, r.stats.bids_made, r.stats.nil_bids,
                            r.stats.nils_made, r.stats.bags, r.stats.moons})
-        put_.bind(++i, n);
-    put_.bind(++i, r.last_table);
-    put_.bind(++i, r.last_game);
-    put_.bind(++i, r.last_change);
-    put_.bind(++i, r.updated);
-    run_write(put_);
+        into.bind(++i, n);
+    into.bind(++i, r.last_table);
+    into.bind(++i, r.last_game);
+    into.bind(++i, r.last_change);
+    into.bind(++i, r.updated);
+    run_write(into);
 }
 
 LeaderboardPage sqlite_leaderboard(SQLite::Database& db, const LeaderboardQuery& query) {
-    const auto cursor = LeaderboardCursor::parse(query.cursor);
-    const int limit = std::clamp(query.limit, 1, 500);
-    const std::string from = " FROM ratings r WHERE r.preset = :preset AND r.games >= :min";
-    std::string sql = std::string("SELECT ") + kColumns + ", COALESCE(p.name, '') FROM ratings r "
-                      "LEFT JOIN players p ON p.id = r.player WHERE r.preset = :preset AND r.games >= :min";
-    if (cursor) sql += " AND (r.rating < :cr OR (r.rating = :cr AND r.player > :cp))";
-    sql += " ORDER BY r.rating DESC, r.player LIMIT :limit";
-    SQLite::Statement q(db, sql);
-    q.bind(":preset", query.preset);
-    q.bind(":min", query.min_games);
-    if (cursor) {
-        q.bind(":cr", cursor->rating);
-        q.bind(":cp", cursor->player);
-    }
-    q.bind(":limit", limit + 1);
-    LeaderboardPage page;
-    while (q.executeStep()) {
-        page.players.push_back(row_of(q));
-        page.players.back().name = q.getColumn(18).getString();
-    }
-    if (static_cast<int>(page.players.size()) > limit) {
-        page.players.pop_back();
-        page.next_cursor = LeaderboardCursor{page.players.back().rating, page.players.back().player}.text();
-    }
-    if (cursor) {
-        // Ranks run on from the pages before: those ahead of the cursor.
-        SQLite::Statement ahead(db, "SELECT COUNT(*)" + from + " AND (r.rating > :cr OR (r.rating = :cr AND r.player <= :cp))");
+    BoardReads reads;
+    reads.read = [&](const std::optional<LeaderboardCursor>& after, int n) {
+        // ratings_board from the cursor: its rating is the range's bound (a rating range SQLite
+        // reads from the index), the player breaks ties within it.
+        std::string sql = std::string("SELECT ") + kColumns + ", COALESCE(p.name, '') FROM ratings r "
+                          "LEFT JOIN players p ON p.id = r.player WHERE r.preset = :preset";
+        if (after) sql += " AND r.rating <= :cr AND (r.rating < :cr OR r.player > :cp)";
+        sql += " ORDER BY r.rating DESC, r.player LIMIT :n";
+        SQLite::Statement q(db, sql);
+        q.bind(":preset", query.preset);
+        if (after) {
+            q.bind(":cr", after->rating);
+            q.bind(":cp", after->player);
+        }
+        q.bind(":n", n);
+        std::vector<PresetRating> rows;
+        while (q.executeStep()) {
+            rows.push_back(row_of(q));
+            rows.back().name = q.getColumn(18).getString();
+        }
+        return rows;
+    };
+    reads.ahead = [&](const LeaderboardCursor& at) {
+        SQLite::Statement ahead(db, "SELECT COUNT(*) FROM ratings r WHERE r.preset = :preset AND r.games >= :min "
+                                    "AND (r.rating > :cr OR (r.rating = :cr AND r.player <= :cp))");
         ahead.bind(":preset", query.preset);
         ahead.bind(":min", query.min_games);
-        ahead.bind(":cr", cursor->rating);
-        ahead.bind(":cp", cursor->player);
-        if (ahead.executeStep()) page.first_rank = ahead.getColumn(0).getInt64() + 1;
-    }
-    return page;
+        ahead.bind(":cr", at.rating);
+        ahead.bind(":cp", at.player);
+        return ahead.executeStep() ? ahead.getColumn(0).getInt64() : std::int64_t{0};
+    };
+    return leaderboard_page(query, reads);
+}
+
+std::vector<PresetRating> sqlite_retired_ratings(SQLite::Database& db) {
+    SQLite::Statement q(db, std::string("SELECT ") + kColumns + " FROM ratings_retired r ORDER BY r.player, r.preset");
+    std::vector<PresetRating> out;
+    while (q.executeStep()) out.push_back(row_of(q));
+    return out;
 }
 
 std::optional<PlayerRatings> sqlite_player_ratings(SQLite::Database& db, const std::string& player) {

@@ -17,15 +17,19 @@ public:
     void finish(const FinishGame& game);
     // In the writer's transaction: every row replaced by these.
     void replace(const std::vector<PresetRating>& rows);
+    // In the writer's transaction: these rows of ratings_retired written (RetireGames).
+    void retire(const std::vector<PresetRating>& rows);
 
 private:
-    void put(const PresetRating& row);
+    void put(SQLite::Statement& into, const PresetRating& row);
 
     SQLite::Database& db_;
-    SQLite::Statement get_, put_;
+    SQLite::Statement get_, put_, put_retired_;
 };
 
 LeaderboardPage sqlite_leaderboard(SQLite::Database& db, const LeaderboardQuery& query);
 std::optional<PlayerRatings> sqlite_player_ratings(SQLite::Database& db, const std::string& player);
+// Every row of ratings_retired (Store::retired_ratings).
+std::vector<PresetRating> sqlite_retired_ratings(SQLite::Database& db);
 
 }  // namespace sparts::storage

@@ -13,11 +13,11 @@
 #include <unistd.h>
 #include <spdlog/spdlog.h>
 #include <sqlite3.h>
-#include "storage/archive_cursor.hpp"
 #include "storage/game_log.hpp"
 #include "storage/journal.hpp"
 #include "storage/legacy_events.hpp"
 #include "storage/sqlite/schema.hpp"
+#include "storage/sqlite/sqlite_archive.hpp"
 #include "storage/sqlite/sqlite_backup.hpp"
 #include "storage/sqlite/sqlite_ratings.hpp"
 
@@ -84,13 +84,21 @@ public:
           put_seat_(db_, "INSERT INTO seats (table_id, seat, player, name, bot, level) VALUES (?, ?, ?, ?, ?, ?) "
                          "ON CONFLICT (table_id, seat) DO UPDATE SET player = excluded.player, name = excluded.name, "
                          "bot = excluded.bot, level = excluded.level"),
-          start_game_(db_, "INSERT INTO games (table_id, game, seed, ruleset, preset, players, started_ms, salt) "
-                           "VALUES (?, ?, ?, ?, json_extract(?, '$.preset'), ?, ?, ?)"),
-          game_player_(db_, "INSERT OR IGNORE INTO game_players (table_id, game, player) "
-                            "SELECT ?, ?, json_extract(value, '$.player') FROM json_each(?) "
-                            "WHERE json_extract(value, '$.player') IS NOT NULL"),
+          start_game_(db_, "INSERT OR REPLACE INTO games_in_progress (table_id, game, seed, ruleset, preset, players, "
+                           "started_ms, salt) VALUES (?, ?, ?, ?, json_extract(?, '$.preset'), ?, ?, ?)"),
           journal_(db_),
-          finish_game_(db_, "UPDATE games SET finished_ms = ?, result = ?, record = ? WHERE table_id = ? AND game = ?"),
+          // A game archived already (a step written twice) is left as it was: OR IGNORE.
+          finish_game_(db_, "INSERT OR IGNORE INTO archive (table_id, game, preset, finished_ms, started_ms, seed, salt, "
+                            "ruleset, players, result) SELECT table_id, game, preset, ?, started_ms, seed, salt, "
+                            "ruleset, players, ? FROM games_in_progress WHERE table_id = ? AND game = ?"),
+          end_game_(db_, "DELETE FROM games_in_progress WHERE table_id = ?"),
+          archive_game_(db_, "INSERT OR IGNORE INTO archive (table_id, game, preset, finished_ms, started_ms, seed, salt, "
+                             "ruleset, players, result) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
+          record_part_(db_, "INSERT OR REPLACE INTO archive_records (id, part, bytes) VALUES (?, ?, ?)"),
+          archive_players_(db_, "INSERT OR IGNORE INTO archive_players (player, preset, finished_ms, id) "
+                                "SELECT DISTINCT json_extract(s.value, '$.player'), a.preset, a.finished_ms, a.id "
+                                "FROM archive a, json_each(a.players) s "
+                                "WHERE a.id = ? AND json_extract(s.value, '$.player') IS NOT NULL"),
           ratings_(db_) {}
 
     // Everything in one transaction, or nothing.
@@ -110,9 +118,9 @@ public:
         journal_rows_ = 0;
         head_ = 0;
         std::unordered_map<std::string, Recovered> recovered;
-        SQLite::Statement open(db_, "SELECT t.id, COALESCE(g.game, 0), g.finished_ms IS NULL AND g.game IS NOT NULL "
-                                    "FROM tables t LEFT JOIN games g ON g.table_id = t.id AND g.game = "
-                                    "(SELECT MAX(game) FROM games WHERE table_id = t.id) WHERE t.closed_ms IS NULL");
+        SQLite::Statement open(db_, "SELECT t.id, COALESCE(g.game, (SELECT MAX(game) FROM archive WHERE table_id = t.id), 0), "
+                                    "g.game IS NOT NULL FROM tables t LEFT JOIN games_in_progress g ON g.table_id = t.id "
+                                    "WHERE t.closed_ms IS NULL");
         while (open.executeStep()) {
             TableLog& t = tables_[open.getColumn(0).getString()];
             t.game = open.getColumn(1).getInt();
@@ -246,6 +254,8 @@ private:
                            close_table_.bind(2, c.reason);
                            close_table_.bind(3, c.table);
                            run_write(close_table_);
+                           end_game_.bind(1, c.table);  // a game left unfinished is not archived
+                           run_write(end_game_);
                            if (auto it = tables_.find(c.table); it != tables_.end()) {
                                end_game(it->second);
                                tables_.erase(it);
@@ -273,10 +283,6 @@ private:
                            else
                                start_game_.bind(8, g.salt);
                            run_write(start_game_);
-                           game_player_.bind(1, g.table);
-                           game_player_.bind(2, g.game);
-                           game_player_.bind(3, g.players);
-                           run_write(game_player_);
                            TableLog& t = tables_[g.table];
                            end_game(t);
                            t.game = g.game;
@@ -293,19 +299,29 @@ private:
                            TableLog& t = tables_[f.table];
                            finish_game_.bind(1, f.at);
                            finish_game_.bind(2, f.result);
-                           if (t.playing && t.game == f.game && t.log) {
-                               const std::string& bytes = t.log->bytes();
-                               finish_game_.bind(3, bytes.data(), static_cast<int>(bytes.size()));
-                           } else {
-                               spdlog::error("database: table {} game {} ends, but its log is not in progress: it "
-                                             "is kept without a record",
-                                             f.table, f.game);
-                               finish_game_.bind(3);
-                           }
-                           finish_game_.bind(4, f.table);
-                           finish_game_.bind(5, f.game);
+                           finish_game_.bind(3, f.table);
+                           finish_game_.bind(4, f.game);
                            run_write(finish_game_);
-                           if (t.game == f.game) end_game(t);
+                           if (db_.getChanges() == 1) {
+                               const std::int64_t id = db_.getLastInsertRowid();
+                               if (t.playing && t.game == f.game && t.log)
+                                   put_record(record_part_, id, t.log->bytes());
+                               else
+                                   spdlog::error("database: table {} game {} ends, but its log is not in progress: it "
+                                                 "is kept without a record",
+                                                 f.table, f.game);
+                               archive_players_.bind(1, id);
+                               run_write(archive_players_);
+                           } else {
+                               spdlog::error("database: table {} game {} ends, but it is not in progress (or archived "
+                                             "already): nothing is archived",
+                                             f.table, f.game);
+                           }
+                           if (t.game == f.game) {
+                               end_game_.bind(1, f.table);
+                               run_write(end_game_);
+                               end_game(t);
+                           }
                            if (!f.rated.empty()) ratings_.finish(f);
                            if (!f.webhook.empty()) {
                                SQLite::Statement q(db_, "INSERT INTO webhook_outbox (table_id, game, body) VALUES (?, ?, ?) "
@@ -338,15 +354,57 @@ private:
                            q.bind(2, d.game);
                            run_write(q);
                        },
+                       [&](const ArchiveGame& a) {
+                           const ArchivedGameSummary& g = a.summary;
+                           int i = 0;
+                           archive_game_.bind(++i, g.table);
+                           archive_game_.bind(++i, g.game);
+                           archive_game_.bind(++i, g.preset);
+                           archive_game_.bind(++i, g.finished);
+                           archive_game_.bind(++i, g.started);
+                           archive_game_.bind(++i, as_int(a.seed));
+                           if (a.salt.empty())
+                               archive_game_.bind(++i);
+                           else
+                               archive_game_.bind(++i, a.salt);
+                           archive_game_.bind(++i, g.ruleset);
+                           archive_game_.bind(++i, g.players);
+                           archive_game_.bind(++i, g.result);
+                           run_write(archive_game_);
+                           if (db_.getChanges() == 1) {
+                               const std::int64_t id = db_.getLastInsertRowid();
+                               put_record(record_part_, id, a.record);
+                               archive_players_.bind(1, id);
+                               run_write(archive_players_);
+                           }
+                       },
+                       // Prepared each time: retention runs in a few large steps, not a table's.
+                       [&](const RetireGames& r) {
+                           SQLite::Statement players(
+                               db_, "DELETE FROM archive_players WHERE (player, preset, finished_ms, id) IN ("
+                                    "SELECT json_extract(s.value, '$.player'), a.preset, a.finished_ms, a.id "
+                                    "FROM archive a, json_each(a.players) s WHERE a.table_id = ? AND a.game = ?)");
+                           SQLite::Statement record(db_, "DELETE FROM archive_records WHERE id = "
+                                                         "(SELECT id FROM archive WHERE table_id = ? AND game = ?)");
+                           SQLite::Statement game(db_, "DELETE FROM archive WHERE table_id = ? AND game = ?");
+                           for (const auto& [table, number] : r.games) {
+                               for (SQLite::Statement* q : {&players, &record, &game}) {
+                                   q->bind(1, table);
+                                   q->bind(2, number);
+                                   run_write(*q);
+                               }
+                           }
+                           ratings_.retire(r.ratings);
+                       },
                    },
                    w);
     }
 
     SQLite::Database db_;
     SqliteOptions options_;
-    SQLite::Statement put_player_, open_table_, close_table_, put_seat_, start_game_, game_player_;
+    SQLite::Statement put_player_, open_table_, close_table_, put_seat_, start_game_;
     JournalInsert journal_;
-    SQLite::Statement finish_game_;
+    SQLite::Statement finish_game_, end_game_, archive_game_, record_part_, archive_players_;
     SqliteRatings ratings_;
     std::unordered_map<std::string, TableLog> tables_;
     std::uint64_t live_rows_ = 0;
@@ -373,11 +431,18 @@ Outcome<std::unique_ptr<SqliteStore>, std::string> SqliteStore::open(const std::
         // A file the server may not write is opened read-only, silently: every commit would then fail.
         if (sqlite3_db_readonly(db.getHandle(), "main") == 1)
             return "database " + path + " is read-only: the server needs to write it (check the file's permissions)";
-        // Corruption shows here rather than in the middle of a game.
-        {
+        // Corruption shows here rather than in the middle of a game: a file of up to
+        // check_at_open_bytes is checked before the server starts. quick_check reads every page
+        // (1.5 s a GB here): a larger file is checked once the server is up (check_integrity), its
+        // result logged and in the metrics. A file that is not a database is refused either way.
+        std::error_code size_error;
+        const auto bytes = std::filesystem::file_size(path, size_error);
+        store->check_later_ = !size_error && bytes > options.check_at_open_bytes;
+        if (!store->check_later_) {
             SQLite::Statement check(db, "PRAGMA quick_check");
             if (check.executeStep() && check.getColumn(0).getString() != "ok")
                 return "database " + path + " is corrupt: " + check.getColumn(0).getString();
+            store->stats_.integrity = 1;
         }
         const int version = db.execAndGet("PRAGMA user_version").getInt();
         if (version > latest_schema_version())
@@ -398,19 +463,21 @@ Outcome<std::unique_ptr<SqliteStore>, std::string> SqliteStore::open(const std::
         for (int v = version; v < latest_schema_version(); ++v) {
             SQLite::Transaction tx(db, SQLite::TransactionBehavior::IMMEDIATE);
             db.exec(migrations()[static_cast<std::size_t>(v)]);
+            if (v + 1 == 10) vacuum = true;  // `games`' pages, free now, go back
             if (v + 1 == 5) {
                 const LegacyFold fold = fold_legacy_events(db);
                 if (fold.events > 0)
                     spdlog::info("database {}: {} events folded into {} game records ({} kept event by event) and {} "
                              "journal rows for the open tables",
                              path, fold.events, fold.games, fold.verbatim_games, fold.journal_rows);
-                vacuum = fold.events > 0;
+                vacuum = vacuum || fold.events > 0;
             }
             db.exec("PRAGMA user_version = " + std::to_string(v + 1));
             tx.commit();
             spdlog::info("database {}: schema migrated to version {}", path, v + 1);
         }
-        // The events' pages, free once they are folded, are given back to the file system.
+        // The pages freed by a migration (the events folded into records at 5, `games` moved into
+        // the archive at 10) are given back to the file system.
         if (vacuum) db.exec("VACUUM");
         store->writer_ = std::make_unique<Writer>(std::move(db), options);
         store->recovered_ = store->writer_->reload();
@@ -419,6 +486,7 @@ Outcome<std::unique_ptr<SqliteStore>, std::string> SqliteStore::open(const std::
     }
     store->thread_ = std::thread([s = store.get()] { s->run_writer(); });
     store->checkpointer_ = std::thread([s = store.get()] { s->run_checkpointer(); });
+    if (store->check_later_) store->checker_ = std::thread([s = store.get()] { s->check_integrity(); });
     return store;
 }
 
@@ -431,6 +499,13 @@ SqliteStore::~SqliteStore() {
     checkpoint_wake_.notify_all();
     if (thread_.joinable()) thread_.join();
     if (checkpointer_.joinable()) checkpointer_.join();
+    if (checker_.joinable()) {
+        {
+            std::lock_guard lock(mutex_);
+            if (checking_) sqlite3_interrupt(checking_);  // a check under way stops at the next page
+        }
+        checker_.join();
+    }
     writer_.reset();
     reader_.reset();
     if (lock_fd_ >= 0) ::close(lock_fd_);
@@ -516,6 +591,48 @@ void SqliteStore::run_checkpointer() {
         lock.unlock();
         checkpoint(db->getHandle());
         lock.lock();
+    }
+}
+
+void SqliteStore::check_integrity() {
+    const auto start = std::chrono::steady_clock::now();
+    // The connection the destructor may interrupt, forgotten (under the mutex) before it closes.
+    struct Forget {
+        SqliteStore& store;
+        ~Forget() {
+            std::lock_guard lock(store.mutex_);
+            store.checking_ = nullptr;
+        }
+    };
+    try {
+        SQLite::Database db(path_, SQLite::OPEN_READONLY);
+        {
+            std::lock_guard lock(mutex_);
+            if (stopping_) return;
+            checking_ = db.getHandle();
+        }
+        std::string found;
+        {
+            const Forget forget{*this};
+            SQLite::Statement check(db, "PRAGMA quick_check");
+            found = check.executeStep() ? check.getColumn(0).getString() : "no answer";
+        }
+        std::lock_guard lock(mutex_);
+        const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        if (found == "ok") {
+            stats_.integrity = 1;
+            spdlog::info("database {}: integrity check passed ({:.1f} s)", path_, secs);
+        } else {
+            stats_.integrity = 0;
+            spdlog::error("database {} is corrupt: {} (stop the server and restore a backup: docs/OPERATING.md, "
+                          "\"Backups\")",
+                          path_, found);
+        }
+    } catch (const SQLite::Exception& e) {
+        std::lock_guard lock(mutex_);
+        if (stopping_) return;  // interrupted
+        stats_.integrity = 0;
+        spdlog::error("database {}: the integrity check failed: {}", path_, explain(e, path_));
     }
 }
 
@@ -640,8 +757,11 @@ std::vector<OpenTableState> SqliteStore::open_tables() {
                              "SELECT id, number, ruleset, preset, seats, private, invite, turn_seconds, creator, created_ms "
                              "FROM tables WHERE closed_ms IS NULL ORDER BY number");
     SQLite::Statement seats(db, "SELECT seat, player, name, bot, level FROM seats WHERE table_id = ?");
-    SQLite::Statement game(db, "SELECT game, seed, finished_ms IS NOT NULL, started_ms, record, salt, players FROM games "
-                               "WHERE table_id = ? ORDER BY game DESC LIMIT 1");
+    // The latest game: the one in progress, else the last the table finished.
+    SQLite::Statement playing(db, "SELECT game, seed, 0, started_ms, 0, salt, players FROM games_in_progress "
+                                  "WHERE table_id = ?");
+    SQLite::Statement finished(db, "SELECT game, seed, 1, started_ms, id, salt, players FROM archive "
+                                   "WHERE table_id = ? ORDER BY game DESC LIMIT 1");
     while (tables.executeStep()) {
         OpenTableState t;
         t.table.id = tables.getColumn(0).getString();
@@ -664,9 +784,11 @@ std::vector<OpenTableState> SqliteStore::open_tables() {
                            seats.getColumn(4).getString()};
         }
         seats.reset();
-        game.bind(1, t.table.id);
+        playing.bind(1, t.table.id);
+        finished.bind(1, t.table.id);
         const Recovered& back = recovered_[t.table.id];
-        if (game.executeStep()) {
+        SQLite::Statement& game = playing.executeStep() ? playing : finished;
+        if (&game == &playing || game.executeStep()) {
             t.game = game.getColumn(0).getInt();
             t.seed = static_cast<std::uint64_t>(game.getColumn(1).getInt64());
             t.game_finished = game.getColumn(2).getInt() != 0;
@@ -675,19 +797,18 @@ std::vector<OpenTableState> SqliteStore::open_tables() {
             t.players = game.getColumn(6).getString();
             if (!t.game_finished) {
                 t.actions = back.actions;
-            } else if (const auto record = game.getColumn(4); record.isNull()) {
+            } else if (const auto record = read_record(db, game.getColumn(4).getInt64()); !record) {
                 spdlog::error("database {}: table {} game {} is over but has no record: it comes back dealt again", path_,
                               t.table.id, t.game);
-            } else if (auto log = decode_game_log(std::string_view(static_cast<const char*>(record.getBlob()),
-                                                                   static_cast<std::size_t>(record.getBytes())));
-                       !log) {
+            } else if (auto log = decode_game_log(*record); !log) {
                 spdlog::error("database {}: table {} game {}: its record is unreadable ({}): it comes back dealt again",
                               path_, t.table.id, t.game, log.error());
             } else {
                 t.actions = actions_of(*log);
             }
         }
-        game.reset();
+        playing.reset();
+        finished.reset();
         t.last_seq = back.last_seq;
         t.last_event_at = back.last_at;
         out.push_back(std::move(t));
@@ -696,58 +817,28 @@ std::vector<OpenTableState> SqliteStore::open_tables() {
     return out;
 }
 
-namespace {
-
-ArchivedGameSummary summary_from(SQLite::Statement& q) {
-    ArchivedGameSummary s;
-    s.table = q.getColumn(0).getString();
-    s.game = q.getColumn(1).getInt();
-    s.preset = q.getColumn(2).getString();
-    s.ruleset = q.getColumn(3).getString();
-    s.players = q.getColumn(4).getString();
-    s.result = q.getColumn(5).getString();
-    s.started = q.getColumn(6).getInt64();
-    s.finished = q.getColumn(7).getInt64();
-    return s;
-}
-
-}  // namespace
-
 ArchivePage SqliteStore::list_games(const ArchiveQuery& query) {
     std::lock_guard lock(reader_mutex_);
     if (!reader_) reader_ = open_reader();
-    std::string sql =
-        "SELECT g.table_id, g.game, g.preset, g.ruleset, g.players, g.result, g.started_ms, g.finished_ms FROM games g "
-        "WHERE g.finished_ms IS NOT NULL";
-    if (!query.player.empty())
-        sql += " AND EXISTS (SELECT 1 FROM game_players p WHERE p.player = :player AND p.table_id = g.table_id "
-               "AND p.game = g.game)";
-    if (!query.preset.empty()) sql += " AND g.preset = :preset";
-    if (query.from > 0) sql += " AND g.finished_ms >= :from";
-    if (query.to > 0) sql += " AND g.finished_ms < :to";
-    const auto cursor = ArchiveCursor::parse(query.cursor);
-    if (cursor) sql += " AND (g.finished_ms, g.table_id, g.game) < (:cf, :ct, :cg)";
-    sql += " ORDER BY g.finished_ms DESC, g.table_id DESC, g.game DESC LIMIT :limit";
-    SQLite::Statement q(*reader_, sql);
-    if (!query.player.empty()) q.bind(":player", query.player);
-    if (!query.preset.empty()) q.bind(":preset", query.preset);
-    if (query.from > 0) q.bind(":from", query.from);
-    if (query.to > 0) q.bind(":to", query.to);
-    if (cursor) {
-        q.bind(":cf", cursor->finished);
-        q.bind(":ct", cursor->table);
-        q.bind(":cg", cursor->game);
-    }
-    const int limit = std::clamp(query.limit, 1, 500);
-    q.bind(":limit", limit + 1);
-    ArchivePage page;
-    while (q.executeStep()) page.games.push_back(summary_from(q));
-    if (static_cast<int>(page.games.size()) > limit) {
-        page.games.pop_back();
-        const auto& last = page.games.back();
-        page.next_cursor = ArchiveCursor{last.finished, last.table, last.game}.text();
-    }
-    return page;
+    return sqlite_list_games(*reader_, query);
+}
+
+std::vector<ArchivedGameSummary> SqliteStore::oldest_games(Millis before, int limit) {
+    std::lock_guard lock(reader_mutex_);
+    if (!reader_) reader_ = open_reader();
+    return sqlite_oldest_games(*reader_, before, limit);
+}
+
+std::vector<PresetRating> SqliteStore::retired_ratings() {
+    std::lock_guard lock(reader_mutex_);
+    if (!reader_) reader_ = open_reader();
+    return sqlite_retired_ratings(*reader_);
+}
+
+std::vector<std::string> SqliteStore::list_games_plan(const ArchiveQuery& query) {
+    std::lock_guard lock(reader_mutex_);
+    if (!reader_) reader_ = open_reader();
+    return sqlite_list_games_plan(*reader_, query);
 }
 
 std::optional<ArchivedGame> SqliteStore::load_game(const std::string& table, int game) {
@@ -757,19 +848,27 @@ std::optional<ArchivedGame> SqliteStore::load_game(const std::string& table, int
         std::lock_guard lock(reader_mutex_);
         if (!reader_) reader_ = open_reader();
         SQLite::Statement q(*reader_,
-                            "SELECT table_id, game, preset, ruleset, players, result, started_ms, finished_ms, seed, record, salt "
-                            "FROM games WHERE table_id = ? AND game = ? AND finished_ms IS NOT NULL");
+                            "SELECT table_id, game, preset, ruleset, players, result, started_ms, finished_ms, seed, id, salt "
+                            "FROM archive WHERE table_id = ? AND game = ?");
         q.bind(1, table);
         q.bind(2, game);
         if (!q.executeStep()) return std::nullopt;
-        g.summary = summary_from(q);
+        g.summary.table = q.getColumn(0).getString();
+        g.summary.game = q.getColumn(1).getInt();
+        g.summary.preset = q.getColumn(2).getString();
+        g.summary.ruleset = q.getColumn(3).getString();
+        g.summary.players = q.getColumn(4).getString();
+        g.summary.result = q.getColumn(5).getString();
+        g.summary.started = q.getColumn(6).getInt64();
+        g.summary.finished = q.getColumn(7).getInt64();
         g.seed = static_cast<std::uint64_t>(q.getColumn(8).getInt64());
         if (!q.getColumn(10).isNull()) g.salt = q.getColumn(10).getString();
-        if (q.getColumn(9).isNull()) {
+        auto stored = read_record(*reader_, q.getColumn(9).getInt64());
+        if (!stored) {
             spdlog::error("database {}: table {} game {} is over but has no record", path_, table, game);
             return std::nullopt;
         }
-        record.assign(static_cast<const char*>(q.getColumn(9).getBlob()), static_cast<std::size_t>(q.getColumn(9).getBytes()));
+        record = std::move(*stored);
     }
     // The engine renders the events again, outside the lock: a few milliseconds for a long game.
     auto rendered = render_record(record, g.summary.ruleset, g.seed, game);

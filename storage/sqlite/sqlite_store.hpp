@@ -41,6 +41,9 @@ struct SqliteOptions {
     // Under load, commits at most this often, unless `commit_batches` table steps are waiting.
     std::chrono::microseconds commit_interval{1000};
     int commit_batches = 256;
+    // A file up to this size is checked (quick_check, which reads every page: 1.5 s a GB here)
+    // before the server starts; a larger one once it is up, its result logged and in the metrics.
+    std::uintmax_t check_at_open_bytes = 1ULL << 30;
 };
 
 class SqliteStore final : public Store {
@@ -59,6 +62,10 @@ public:
     std::vector<PendingWebhook> pending_webhooks(std::size_t limit) override;
 
     ArchivePage list_games(const ArchiveQuery& query) override;
+    std::vector<ArchivedGameSummary> oldest_games(Millis before, int limit) override;
+    std::vector<PresetRating> retired_ratings() override;
+    // EXPLAIN QUERY PLAN of what list_games runs for `query` (sqlite_archive.hpp).
+    std::vector<std::string> list_games_plan(const ArchiveQuery& query);
     std::optional<ArchivedGame> load_game(const std::string& table, int game) override;
     LeaderboardPage leaderboard(const LeaderboardQuery& query) override;
     std::optional<PlayerRatings> player_ratings(const std::string& player) override;
@@ -80,6 +87,7 @@ private:
     void run_writer();
     void run_checkpointer();
     void checkpoint(sqlite3* db);
+    void check_integrity();
     void clean_journal();
     std::unique_ptr<SQLite::Database> open_reader();
 
@@ -90,11 +98,14 @@ private:
     bool writer_dirty_ = false;  // writer thread: a transaction failed, its memory of the tables is to be read again
     std::thread thread_;
     std::thread checkpointer_;
+    std::thread checker_;  // a large file's integrity check, once, after open
 
     CommitQueue queue_;
     mutable std::mutex mutex_;  // the stats, and the checkpointer's wait
     std::condition_variable checkpoint_wake_;
-    bool stopping_ = false;     // for the checkpointer
+    bool stopping_ = false;     // for the checkpointer and the checker
+    bool check_later_ = false;  // the file is checked once open (check_integrity), not before
+    sqlite3* checking_ = nullptr;  // the checker's connection while it checks; under mutex_
     Stats stats_;
 
     std::mutex commit_gate_;  // held by the writer for each commit, by the checkpointer for a log restart

@@ -202,7 +202,7 @@ TEST_CASE("e2e: the deal is committed to at the start, shown again after a resta
     REQUIRE(stop_server(server, loop).value_or(-1) == 0);
     {
         SQLite::Database raw(db, SQLite::OPEN_READWRITE);
-        SQLite::Statement update(raw, "UPDATE games SET salt = ? WHERE table_id = ?");
+        SQLite::Statement update(raw, "UPDATE archive SET salt = ? WHERE table_id = ?");
         update.bind(1, std::string(32, 'f'));
         update.bind(2, table);
         REQUIRE(update.exec() == 1);

@@ -9,6 +9,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <memory>
 #include <thread>
@@ -17,6 +18,9 @@
 #include "support/postgres.hpp"
 #include "test_client.hpp"
 #include "test_server.hpp"
+#include "verify_record.hpp"
+#include <SQLiteCpp/SQLiteCpp.h>
+#include <fstream>
 
 using namespace sparts::e2e;
 namespace ratings = sparts::ratings;
@@ -195,6 +199,88 @@ ServerRun recompute(const std::string& database) {
     }
 }
 
+ServerRun retire(const std::string& database, const std::string& file) {
+    for (int attempt = 1;; ++attempt) {
+        ServerRun run = run_server({"--database", database, "--retire-older-than", "30", "--retire-to", file,
+                                    "--log-level", "warn"});
+        if (run.status == 0 || attempt == 20 || (run.out + run.err).find("in use") == std::string::npos) return run;
+        std::this_thread::sleep_for(std::chrono::milliseconds(250));
+    }
+}
+
+// Retention on `database`: four games played, games 1 and 2 made 40 days old by `age` (the SQL
+// that moves their times back, on the backend's own connection), then retired.
+void retire_and_check(const std::string& database, const std::string& file,
+                      const std::function<void(const std::string& sql)>& age) {
+    std::vector<std::string> players;
+    std::map<std::string, json> kept;
+    std::string table;
+    {
+        TestServer server({"--database", database, "--messages-per-second", "100000", "--bot-delay-ms", "0"});
+        EventLoop loop;
+        players = play_and_check(loop, server.port(), "retire", 4);
+        kept = pages(server.port(), players);
+        table = get_json(server.port(), "/api/games?limit=1").at("games")[0].at("table").get<std::string>();
+        REQUIRE(stop_server(server, loop) == 0);
+    }
+    // Games 1 and 2 ended 40 days ago, as far as the archive knows.
+    const std::string days = std::to_string(40LL * 86'400'000);
+    age("UPDATE archive_players SET finished_ms = finished_ms - " + days +
+        " WHERE id IN (SELECT id FROM archive WHERE game <= 2)");
+    age("UPDATE archive SET started_ms = started_ms - " + days + ", finished_ms = finished_ms - " + days +
+        " WHERE game <= 2");
+    // Without a file, or without days: refused, nothing done.
+    const ServerRun alone = run_server({"--database", database, "--retire-older-than", "30"});
+    REQUIRE(alone.status);
+    CHECK(*alone.status == 2);
+    CHECK(alone.err.find("go together") != std::string::npos);
+
+    const ServerRun run = retire(database, file);
+    CAPTURE(run.out);
+    CAPTURE(run.err);
+    REQUIRE(run.status == 0);
+    CHECK(run.out.find("2 finished games older than 30 days retired to " + file) != std::string::npos);
+    std::vector<json> lines;
+    {
+        std::ifstream in(file);
+        for (std::string line; std::getline(in, line);) lines.push_back(json::parse(line));
+    }
+    REQUIRE(lines.size() == 2);
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+        CAPTURE(i);
+        CHECK(lines[i].at("table") == table);
+        CHECK(lines[i].at("game") == static_cast<int>(i) + 1);  // the oldest first
+        CHECK(lines[i].at("players").size() == 4);
+        const auto [status, said] = verify_record(lines[i].at("record").dump(), "retired-" + std::to_string(i));
+        const std::string words = said;
+        CHECK_MESSAGE(status == 0, words);
+    }
+    // A second run finds nothing more to retire, and adds nothing to the file.
+    const ServerRun again = retire(database, file);
+    REQUIRE(again.status == 0);
+    CHECK(again.out.find("0 finished games older than 30 days retired") != std::string::npos);
+    {
+        std::ifstream in(file);
+        CHECK(std::count(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>(), '\n') == 2);
+    }
+    {
+        const auto server = start_on(database);
+        CHECK(pages(server->port(), players) == kept);
+        const json list = get_json(server->port(), "/api/games?player=" + players[0]);
+        REQUIRE(list.at("games").size() == 2);
+        CHECK(list.at("games")[0].at("game") == 4);
+        CHECK(list.at("games")[1].at("game") == 3);
+        get_json(server->port(), "/api/games/" + table + "/1", 404);
+    }
+    // A rebuild plays the two games left from the rows the retired two left: the same ratings.
+    const ServerRun rebuilt = recompute(database);
+    CAPTURE(rebuilt.out);
+    REQUIRE(rebuilt.status == 0);
+    CHECK(rebuilt.out.find("2 finished games read, 2 rated, 0 skipped: 4 rating rows written") != std::string::npos);
+    const auto server = start_on(database);
+    CHECK(pages(server->port(), players) == kept);
+}
+
 }  // namespace e2e_ratings
 
 using namespace e2e_ratings;
@@ -325,6 +411,21 @@ TEST_CASE("e2e: ratings: sparts-server --recompute-ratings rebuilds from the arc
     CHECK(run.out.find("2 finished games read, 2 rated, 0 skipped: 4 rating rows written") != std::string::npos);
     const auto again = start_on(database);
     CHECK(pages(again->port(), players) == kept);
+}
+
+TEST_CASE("e2e: retention: --retire-older-than exports the old games to JSON Lines, each record verifying, drops them "
+          "from the archive, and leaves every rating as it was, then and after --recompute-ratings") {
+    const std::string database = fresh_database_path("retire");
+    retire_and_check(database, database + ".retired.jsonl", [&](const std::string& sql) {
+        SQLite::Database raw(database, SQLite::OPEN_READWRITE);
+        raw.exec(sql);
+    });
+}
+
+TEST_CASE("e2e: retention on PostgreSQL: the same, the ratings left by the retired games kept for a rebuild") {
+    const sparts::test::TempPgDatabase db("e2eretire");
+    const std::string file = fresh_database_path("retire-pg") + ".retired.jsonl";
+    retire_and_check(db.url(), file, [&](const std::string& sql) { db.exec(sql); });
 }
 
 TEST_CASE("e2e: ratings on PostgreSQL: games move the ratings as on SQLite, and --recompute-ratings rebuilds them") {

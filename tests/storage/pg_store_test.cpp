@@ -118,7 +118,8 @@ TEST_CASE("postgresql: a finished game is one record row, the journal keeps each
             CHECK_FALSE(store->load_game("t" + std::to_string(t), 2));  // in progress: not served
         }
     }
-    CHECK(db.count("SELECT COUNT(*) FROM games WHERE record IS NOT NULL") == kTables);
+    CHECK(db.count("SELECT COUNT(*) FROM archive WHERE record IS NOT NULL") == kTables);
+    CHECK(db.count("SELECT COUNT(*) FROM games_in_progress") == kTables);  // each table's game 2
     // Game 1's rows went when game 2 began, but each table's latest then (it numbered the next event).
     CHECK(db.count("SELECT COUNT(*) FROM journal WHERE game = 1") == kTables);
     std::uint64_t live = 0;
@@ -138,6 +139,7 @@ TEST_CASE("postgresql: a finished game is one record row, the journal keeps each
     // A closed table's rows all go.
     commit_now(*store, {CloseTable{"t0", "over", 9999}});
     CHECK(db.count("SELECT COUNT(*) FROM journal WHERE table_id = 't0'") == 0);
+    CHECK(db.count("SELECT COUNT(*) FROM games_in_progress WHERE table_id = 't0'") == 0);  // not archived
 }
 
 TEST_CASE("postgresql: a game that ends after a restart gets its whole record, from the journal") {
@@ -320,4 +322,64 @@ TEST_CASE("postgresql: nodes starting together on an empty database create its s
         CHECK(db.query("SELECT version FROM sparts_schema") == std::to_string(latest_pg_schema_version()));
         CHECK(db.query("SELECT count(*) FROM sparts_schema") == "1");
     }
+}
+
+TEST_CASE("postgresql: a database of schema version 5 is brought to version 6: its finished games archived in the order "
+          "they finished, with their players' rows, the open tables' games in progress kept, the rest dropped") {
+    const TempPgDatabase db("pgarchive6");
+    for (int v = 0; v < 5; ++v) db.exec(pg_migrations()[static_cast<std::size_t>(v)]);
+    db.exec("UPDATE sparts_schema SET version = 5");
+    const std::string players = R"([{"player":"p1","name":"Ann"},{"bot":true,"name":"Bot"},{"player":"p2","name":"Bo"}])";
+    db.exec("INSERT INTO tables (id, number, ruleset, preset, seats, private, invite, turn_seconds, creator, created_ms, "
+            "closed_ms) VALUES ('t1', 1, '{}', 'spades', 3, false, '', 0, 'p1', 1, NULL), "
+            "('t2', 2, '{}', 'sparts', 3, false, '', 0, 'p1', 1, NULL), ('t3', 3, '{}', 'spades', 3, false, '', 0, 'p1', 1, 50)");
+    // t1: two games over, the second first; then one in progress. t2: one over (no result, no record, as
+    // a damaged row), one left unfinished before it and one in progress. t3, closed: one over, one left.
+    db.exec("INSERT INTO games (table_id, game, seed, ruleset, preset, players, started_ms, finished_ms, result, record, salt) "
+            "VALUES ('t1', 1, -5, '{\"preset\":\"spades\"}', 'spades', '" + players + "', 10, 300, '{\"r\":1}', '\\x0102', 's1'), "
+            "('t1', 2, 6, '{\"preset\":\"spades\"}', 'spades', '" + players + "', 20, 200, '{\"r\":2}', '\\x03', NULL), "
+            "('t1', 3, 7, '{\"preset\":\"spades\"}', 'spades', '" + players + "', 400, NULL, NULL, NULL, 's3'), "
+            "('t2', 1, 8, '{\"preset\":\"sparts\"}', 'sparts', '" + players + "', 30, NULL, NULL, NULL, NULL), "
+            "('t2', 2, 9, '{\"preset\":\"sparts\"}', 'sparts', '" + players + "', 40, 300, NULL, NULL, NULL), "
+            "('t2', 3, 10, '{\"preset\":\"sparts\"}', 'sparts', '" + players + "', 500, NULL, NULL, NULL, 's5'), "
+            "('t3', 1, 11, '{\"preset\":\"spades\"}', 'spades', '[]', 1, 2, '{}', '\\x04', NULL), "
+            "('t3', 2, 12, '{\"preset\":\"spades\"}', 'spades', '[]', 3, NULL, NULL, NULL, NULL)");
+    auto opened = PgStore::open(db.url());
+    REQUIRE_MESSAGE(opened, (opened ? "" : opened.error()));
+    CHECK(db.query("SELECT version FROM sparts_schema") == std::to_string(latest_pg_schema_version()));
+    CHECK(db.query("SELECT string_agg(id || ':' || table_id || '/' || game || ' ' || finished_ms || ' ' || result || ' ' || "
+                   "seed || ' ' || COALESCE(salt, '-') || ' ' || COALESCE(encode(record, 'hex'), '-'), ', ' ORDER BY id) "
+                   "FROM archive") ==
+          "1:t3/1 2 {} 11 - 04, 2:t1/2 200 {\"r\":2} 6 - 03, 3:t1/1 300 {\"r\":1} -5 s1 0102, 4:t2/2 300 {} 9 - -");
+    CHECK(db.query("SELECT string_agg(player || ' ' || preset || ' ' || finished_ms || ' ' || id, ', ' "
+                   "ORDER BY player, preset, finished_ms, id) FROM archive_players") ==
+          "p1 spades 200 2, p1 spades 300 3, p1 sparts 300 4, p2 spades 200 2, p2 spades 300 3, p2 sparts 300 4");
+    CHECK(db.query("SELECT string_agg(table_id || '/' || game || ' ' || seed || ' ' || COALESCE(salt, '-'), ', ' "
+                   "ORDER BY table_id) FROM games_in_progress") == "t1/3 7 s3, t2/3 10 s5");
+    CHECK(db.query("SELECT to_regclass('games') IS NULL AND to_regclass('game_players') IS NULL") == "t");
+
+    // The next game archived goes after them; the open tables come back with their games in progress.
+    PgStore& store = **opened;
+    commit_now(store, {ArchiveGame{{"t9", 1, "spades", "{}", players, "{}", 1, 100}, 1, "", "x"},
+                       ArchiveGame{{"t9", 1, "spades", "{}", "[]", "{\"again\":1}", 1, 100}, 1, "", "y"}});
+    CHECK(db.query("SELECT id || ' ' || result FROM archive WHERE table_id = 't9'") == "5 {}");  // the second, ignored
+    CHECK(db.query("SELECT count(*) FROM archive_players WHERE id = 5") == "2");
+    const auto open = store.open_tables();
+    REQUIRE(open.size() == 2);
+    CHECK(open[0].game == 3);
+    CHECK_FALSE(open[0].game_finished);
+    CHECK(open[0].salt == "s3");
+    CHECK(open[1].game == 3);
+    // A game's end moves it into the archive; with no game in progress, the table's latest is its last archived.
+    commit_now(store, {FinishGame{"t2", 3, R"({"r":3})", 900}});
+    CHECK(db.query("SELECT finished_ms || ' ' || result || ' ' || (id > 5) FROM archive WHERE table_id = 't2' AND game = 3") ==
+          "900 {\"r\":3} true");
+    CHECK(db.query("SELECT count(*) FROM games_in_progress WHERE table_id = 't2'") == "0");
+    CHECK(db.query("SELECT count(*) FROM archive_players p JOIN archive a ON a.id = p.id WHERE a.table_id = 't2' "
+                   "AND a.game = 3") == "2");
+    const auto again = store.open_tables();
+    REQUIRE(again.size() == 2);
+    CHECK(again[1].table.id == "t2");
+    CHECK(again[1].game == 3);
+    CHECK(again[1].game_finished);
 }

@@ -3,6 +3,7 @@
 // computes; a failed commit writes neither; the leaderboard pages; what is rebuilt from the
 // archive equals what was kept; and the schema upgrades of each backend.
 #include <doctest/doctest.h>
+#include "storage/exact_double.hpp"
 
 #include <SQLiteCpp/SQLiteCpp.h>
 #include <map>
@@ -321,6 +322,67 @@ TEST_CASE_TEMPLATE("ratings: a rated game's end moves its players' ratings in it
     check_rows(*store, expected);
 }
 
+TEST_CASE_TEMPLATE("ratings: the leaderboard pages through a large board, min_games that few reach included, each page "
+                   "reading a bounded stretch of the board and ranking on from the cursor",
+                   Backend, SqliteBackend, PostgresBackend) {
+    const Backend db("board");
+    auto store = db.open();
+    // 6,000 players of spades; one in 500 has played 30 games, the rest 1 to 3; ratings with ties.
+    std::vector<PresetRating> rows;
+    for (int i = 0; i < 6000; ++i) {
+        PresetRating r;
+        char id[18];
+        std::snprintf(id, sizeof id, "p%016x", i);
+        r.player = id;
+        r.preset = "spades";
+        r.rating = 1000 + (i * 7919 % 3001) / 3.0;
+        r.games = i % 500 == 0 ? 30 : 1 + i % 3;
+        r.updated = 1;
+        rows.push_back(r);
+    }
+    commit(*store, {ReplaceRatings{rows}});
+    std::sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) {
+        return a.rating != b.rating ? a.rating > b.rating : a.player < b.player;
+    });
+    for (int min_games : {1, 3, 30, 31}) {
+        CAPTURE(min_games);
+        std::vector<std::string> want;
+        for (const auto& r : rows)
+            if (r.games >= min_games) want.push_back(r.player);
+        LeaderboardQuery q;
+        q.preset = "spades";
+        q.min_games = min_games;
+        q.limit = 50;
+        std::vector<std::string> walked;
+        bool short_page_with_more = false;
+        for (int pages = 0;; ++pages) {
+            REQUIRE(pages < 1000);
+            const LeaderboardPage page = store->leaderboard(q);
+            CHECK(page.first_rank == static_cast<std::int64_t>(walked.size()) + 1);
+            for (const auto& r : page.players) {
+                CHECK(r.games >= min_games);
+                walked.push_back(r.player);
+            }
+            if (page.next_cursor.empty()) break;
+            if (page.players.size() < 50) short_page_with_more = true;
+            q.cursor = page.next_cursor;
+        }
+        CHECK(walked == want);
+        // Twelve players have 30 games, one in every 500 of the board: a page reads at most
+        // kMostRead rows, so their pages come short, with a cursor to go on.
+        CHECK(short_page_with_more == (min_games >= 30));
+    }
+    // An older server's cursor ("rating/player", no rank): its rank is counted.
+    LeaderboardQuery q;
+    q.preset = "spades";
+    q.limit = 10;
+    q.cursor = exact_text(rows[99].rating) + "/" + rows[99].player;
+    const LeaderboardPage page = store->leaderboard(q);
+    CHECK(page.first_rank == 101);
+    REQUIRE(page.players.size() == 10);
+    CHECK(page.players[0].player == rows[100].player);
+}
+
 TEST_CASE_TEMPLATE("ratings: a commit that fails writes neither the game's end nor its ratings, and once it succeeds "
                    "both",
                    Backend, SqliteBackend, PostgresBackend) {
@@ -328,14 +390,14 @@ TEST_CASE_TEMPLATE("ratings: a commit that fails writes neither the game's end n
     auto store = db.open();
     commit(*store, people(kFour));
     commit(*store, a_table("t1", 1));
-    const std::string finished = "SELECT count(*) FROM games WHERE finished_ms IS NOT NULL";
+    const std::string finished = "SELECT count(*) FROM archive";
     // The game's end refused (its rating rows come after it in the transaction), then its ratings.
     int game = 0;
-    for (const char* refused : {"games", "ratings"}) {
+    for (const char* refused : {"archive", "ratings"}) {
         CAPTURE(refused);
         ++game;
         const Played played = play_rated("t1", game, 20 + static_cast<std::uint64_t>(game), 1000 * game, kFour);
-        refuse_writes(db, refused, std::string(refused) == "games" ? "UPDATE" : "INSERT");
+        refuse_writes(db, refused, "INSERT");
         store->submit(played.writes, nullptr);
         CHECK_FALSE(store->flush(std::chrono::milliseconds(2500)));  // failing, retried
         CHECK(db.count(finished) == game - 1);

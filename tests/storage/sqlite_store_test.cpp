@@ -40,8 +40,10 @@ TEST_CASE("a new file gets the latest schema, in WAL mode") {
     CHECK(schema_version(db.path()) == latest_schema_version());
     SQLite::Database check(db.path(), SQLite::OPEN_READONLY);
     CHECK(check.execAndGet("PRAGMA journal_mode").getString() == "wal");
-    for (const char* table : {"players", "tables", "seats", "games", "game_players", "journal"})
+    for (const char* table : {"players", "tables", "seats", "games_in_progress", "archive", "archive_players", "journal"})
         CHECK_MESSAGE(check.tableExists(table), table);
+    CHECK_FALSE(check.tableExists("games"));         // written once into the archive since version 10
+    CHECK_FALSE(check.tableExists("game_players"));
     CHECK_FALSE(check.tableExists("actions"));  // kept on their events since version 3
     CHECK_FALSE(check.tableExists("events"));   // folded into records and the journal since version 5
 }
@@ -125,6 +127,43 @@ TEST_CASE("a file from a newer server, a corrupt file and a file in use are refu
     auto missing_dir = SqliteStore::open("/nonexistent-dir/x.db");
     REQUIRE_FALSE(missing_dir);
     CHECK(missing_dir.error().find("cannot open") != std::string::npos);
+}
+
+TEST_CASE("a damaged page is refused at open in a small file, and found once the server is up in a large one") {
+    TempDatabase db("damaged");
+    {
+        auto store = must_open(db.path());
+        Batch b;
+        for (int i = 0; i < 3000; ++i)
+            b.push_back(PutPlayer{"p" + std::to_string(i), "h" + std::to_string(i), std::string(200, 'n'), 1});
+        store->submit(std::move(b), nullptr);
+        REQUIRE(store->flush(std::chrono::seconds(30)));
+    }
+    {
+        SQLite::Database raw(db.path(), SQLite::OPEN_READWRITE);
+        raw.exec("PRAGMA wal_checkpoint(TRUNCATE)");
+    }
+    // A page in the middle of the players' tree, overwritten: the header and the schema still read.
+    {
+        std::fstream f(db.path(), std::ios::in | std::ios::out | std::ios::binary);
+        f.seekp(4096 * 40 + 100);
+        const std::string junk(2000, '\x7f');
+        f.write(junk.data(), static_cast<std::streamsize>(junk.size()));
+    }
+    auto refused = SqliteStore::open(db.path());
+    REQUIRE_FALSE(refused);
+    CHECK(refused.error().find("is corrupt") != std::string::npos);
+
+    SqliteOptions later;
+    later.check_at_open_bytes = 0;  // as a file over a gigabyte: checked once open
+    auto opened = SqliteStore::open(db.path(), later);
+    REQUIRE_MESSAGE(opened, (opened ? "" : opened.error()));
+    int integrity = -1;
+    for (int i = 0; i < 500 && integrity < 0; ++i) {
+        integrity = (*opened)->stats().integrity;
+        if (integrity < 0) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    CHECK(integrity == 0);
 }
 
 TEST_CASE("a read-only database is refused") {
