@@ -102,16 +102,37 @@ void SqliteRatings::put(SQLite::Statement& into, const PresetRating& r) {
     run_write(into);
 }
 
+namespace {
+
+// A stretch of the board: ratings_board from the cursor, its rating the range's bound (a rating
+// range SQLite reads from the index), the player breaking ties within it.
+std::string board_sql(bool after) {
+    std::string sql = std::string("SELECT ") + kColumns + ", COALESCE(p.name, '') FROM ratings r "
+                      "LEFT JOIN players p ON p.id = r.player WHERE r.preset = :preset";
+    if (after) sql += " AND r.rating <= :cr AND (r.rating < :cr OR r.player > :cp)";
+    return sql + " ORDER BY r.rating DESC, r.player LIMIT :n";
+}
+
+const std::string kPlayerRows =
+    std::string("SELECT ") + kColumns + " FROM ratings r WHERE r.player = ? AND r.games > 0 ORDER BY r.preset";
+
+}  // namespace
+
+std::vector<std::string> sqlite_ratings_plan(SQLite::Database& db) {
+    std::vector<std::string> out;
+    for (const std::string& sql : {board_sql(false), board_sql(true), kPlayerRows}) {
+        SQLite::Statement q(db, "EXPLAIN QUERY PLAN " + sql);
+        std::string steps;
+        while (q.executeStep()) steps += (steps.empty() ? "" : " | ") + q.getColumn(3).getString();
+        out.push_back(steps);
+    }
+    return out;
+}
+
 LeaderboardPage sqlite_leaderboard(SQLite::Database& db, const LeaderboardQuery& query) {
     BoardReads reads;
     reads.read = [&](const std::optional<LeaderboardCursor>& after, int n) {
-        // ratings_board from the cursor: its rating is the range's bound (a rating range SQLite
-        // reads from the index), the player breaks ties within it.
-        std::string sql = std::string("SELECT ") + kColumns + ", COALESCE(p.name, '') FROM ratings r "
-                          "LEFT JOIN players p ON p.id = r.player WHERE r.preset = :preset";
-        if (after) sql += " AND r.rating <= :cr AND (r.rating < :cr OR r.player > :cp)";
-        sql += " ORDER BY r.rating DESC, r.player LIMIT :n";
-        SQLite::Statement q(db, sql);
+        SQLite::Statement q(db, board_sql(after.has_value()));
         q.bind(":preset", query.preset);
         if (after) {
             q.bind(":cr", after->rating);
@@ -149,7 +170,7 @@ std::optional<PlayerRatings> sqlite_player_ratings(SQLite::Database& db, const s
     who.bind(1, player);
     if (!who.executeStep()) return std::nullopt;
     PlayerRatings out{who.getColumn(0).getString(), who.getColumn(1).getString(), {}};
-    SQLite::Statement rows(db, std::string("SELECT ") + kColumns + " FROM ratings r WHERE r.player = ? AND r.games > 0 ORDER BY r.preset");
+    SQLite::Statement rows(db, kPlayerRows);
     rows.bind(1, player);
     while (rows.executeStep()) {
         out.presets.push_back(row_of(rows));

@@ -29,6 +29,9 @@ private:
 
 LeaderboardPage sqlite_leaderboard(SQLite::Database& db, const LeaderboardQuery& query);
 std::optional<PlayerRatings> sqlite_player_ratings(SQLite::Database& db, const std::string& player);
+// EXPLAIN QUERY PLAN of the leaderboard's first stretch, a stretch from a cursor, and a player's
+// rows: one line each, its steps joined by " | " (for the tests that hold them to an index).
+std::vector<std::string> sqlite_ratings_plan(SQLite::Database& db);
 // Every row of ratings_retired (Store::retired_ratings).
 std::vector<PresetRating> sqlite_retired_ratings(SQLite::Database& db);
 

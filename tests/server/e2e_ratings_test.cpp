@@ -210,7 +210,8 @@ ServerRun retire(const std::string& database, const std::string& file) {
 
 // Retention on `database`: four games played, games 1 and 2 made 40 days old by `age` (the SQL
 // that moves their times back, on the backend's own connection), then retired.
-void retire_and_check(const std::string& database, const std::string& file,
+// `label` names the clients' frame captures (each test its own: the tests run side by side).
+void retire_and_check(const std::string& label, const std::string& database, const std::string& file,
                       const std::function<void(const std::string& sql)>& age) {
     std::vector<std::string> players;
     std::map<std::string, json> kept;
@@ -218,7 +219,7 @@ void retire_and_check(const std::string& database, const std::string& file,
     {
         TestServer server({"--database", database, "--messages-per-second", "100000", "--bot-delay-ms", "0"});
         EventLoop loop;
-        players = play_and_check(loop, server.port(), "retire", 4);
+        players = play_and_check(loop, server.port(), label, 4);
         kept = pages(server.port(), players);
         table = get_json(server.port(), "/api/games?limit=1").at("games")[0].at("table").get<std::string>();
         REQUIRE(stop_server(server, loop) == 0);
@@ -416,7 +417,7 @@ TEST_CASE("e2e: ratings: sparts-server --recompute-ratings rebuilds from the arc
 TEST_CASE("e2e: retention: --retire-older-than exports the old games to JSON Lines, each record verifying, drops them "
           "from the archive, and leaves every rating as it was, then and after --recompute-ratings") {
     const std::string database = fresh_database_path("retire");
-    retire_and_check(database, database + ".retired.jsonl", [&](const std::string& sql) {
+    retire_and_check("retire", database, database + ".retired.jsonl", [&](const std::string& sql) {
         SQLite::Database raw(database, SQLite::OPEN_READWRITE);
         raw.exec(sql);
     });
@@ -425,7 +426,7 @@ TEST_CASE("e2e: retention: --retire-older-than exports the old games to JSON Lin
 TEST_CASE("e2e: retention on PostgreSQL: the same, the ratings left by the retired games kept for a rebuild") {
     const sparts::test::TempPgDatabase db("e2eretire");
     const std::string file = fresh_database_path("retire-pg") + ".retired.jsonl";
-    retire_and_check(db.url(), file, [&](const std::string& sql) { db.exec(sql); });
+    retire_and_check("retire-pg", db.url(), file, [&](const std::string& sql) { db.exec(sql); });
 }
 
 TEST_CASE("e2e: ratings on PostgreSQL: games move the ratings as on SQLite, and --recompute-ratings rebuilds them") {

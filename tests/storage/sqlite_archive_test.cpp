@@ -10,6 +10,7 @@
 #include <set>
 #include "storage/archive_cursor.hpp"
 #include "storage/sqlite/sqlite_archive.hpp"
+#include "storage/sqlite/sqlite_ratings.hpp"
 #include "storage/sqlite/sqlite_store.hpp"
 #include "storage/temp_file.hpp"
 
@@ -236,4 +237,20 @@ TEST_CASE("archive pages on SQLite: the plan check fails a plan that scans (an i
              "CREATE TABLE archive_players (player TEXT, preset TEXT, finished_ms INTEGER, id INTEGER); "
              "INSERT INTO archive_players SELECT * FROM keep");
     CHECK(plan_problem(sqlite_list_games_plan(raw, who), who) != "");
+}
+
+TEST_CASE("the leaderboard's stretches and a player's rows on SQLite are read from their indexes in order") {
+    TempDatabase db("board-plan");
+    { auto opened = SqliteStore::open(db.path()); REQUIRE(opened); }
+    SQLite::Database raw(db.path(), SQLite::OPEN_READONLY);
+    const std::vector<std::string> plans = sqlite_ratings_plan(raw);
+    REQUIRE(plans.size() == 3);
+    for (const std::string& plan : plans) {
+        CAPTURE(plan);
+        CHECK(plan.find("TEMP B-TREE") == std::string::npos);  // no sort: the index yields the order
+        CHECK(plan.find("SCAN r") == std::string::npos);
+    }
+    CHECK(plans[0].rfind("SEARCH r USING INDEX ratings_board (preset=?)", 0) == 0);
+    CHECK(plans[1].rfind("SEARCH r USING INDEX ratings_board (preset=? AND rating<?)", 0) == 0);
+    CHECK(plans[2].rfind("SEARCH r USING PRIMARY KEY (player=?)", 0) == 0);
 }
