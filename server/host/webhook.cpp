@@ -492,7 +492,12 @@ struct GameOverWebhook::State : std::enable_shared_from_this<GameOverWebhook::St
             outbox->forget(d->table, d->game, [weak = weak_from_this(), key = Key{d->table, d->game}] {
                 if (auto self = weak.lock())
                     net::post(self->strand, [self, key] {
-                        self->known.erase(key);
+                        // A read under way may have begun before the removal was committed, and may bring the
+                        // summary back: it stays known until that read's rows are in.
+                        if (self->loading)
+                            self->forgotten_while_loading.push_back(key);
+                        else
+                            self->known.erase(key);
                         self->load_more();
                     });
             });
@@ -529,6 +534,8 @@ struct GameOverWebhook::State : std::enable_shared_from_this<GameOverWebhook::St
                     }
                     self->enqueue(std::move(r.table), r.game, std::move(r.body));
                 }
+                for (const Key& key : self->forgotten_while_loading) self->known.erase(key);
+                self->forgotten_while_loading.clear();
                 if (failed) {
                     // Tried again in a while rather than at once: the database may be down.
                     self->retry_load.expires_after(std::chrono::seconds(5));
@@ -563,6 +570,7 @@ struct GameOverWebhook::State : std::enable_shared_from_this<GameOverWebhook::St
     std::deque<std::shared_ptr<Delivery>> queue;  // in the order posted; the active ones have a slot
     std::vector<std::shared_ptr<Slot>> slots;
     std::set<Key> known;   // the outbox's keys in the queue, or being forgotten
+    std::vector<Key> forgotten_while_loading;  // forgotten, and known until the read under way is in
     bool backlog = false;  // the outbox may hold deliveries the queue does not
     bool loading = false;
     net::steady_timer retry_load{strand};
