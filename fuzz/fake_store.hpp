@@ -32,6 +32,8 @@ public:
     std::vector<storage::PendingWebhook> pending_webhooks(std::size_t) override { return {}; }
     storage::ArchivePage list_games(const storage::ArchiveQuery& query) override;
     std::optional<storage::ArchivedGame> load_game(const std::string& table, int game) override;
+    // The fake keeps its games rendered, never encoded, and no fuzz target rebuilds ratings from records: none.
+    std::optional<storage::ArchivedRecord> load_record(const std::string&, int) override { return std::nullopt; }
     storage::LeaderboardPage leaderboard(const storage::LeaderboardQuery&) override { return {}; }
     std::optional<storage::PlayerRatings> player_ratings(const std::string&) override { return std::nullopt; }
     std::vector<storage::ArchivedGameSummary> oldest_games(storage::Millis, int) override { return {}; }

@@ -279,19 +279,9 @@ std::vector<StoredAction> actions_of(const GameLog& log) {
     return out;
 }
 
-Outcome<RenderedGame, std::string> render(const GameLog& log, const std::string& ruleset, std::uint64_t seed, int game) {
-    RenderedGame out;
-    out.actions = actions_of(log);
-    auto verbatim = [&](const GameLogEntry& e) {
-        out.events.push_back({e.seq, game, e.type, e.payload, e.at});
-    };
-    if (log.verbatim) {
-        for (const GameLogEntry& e : log.entries) {
-            if (e.kind != GameLogEntry::Kind::table_event) return std::string("an engine entry in a verbatim log");
-            verbatim(e);
-        }
-        return out;
-    }
+Outcome<bool, std::string> play_log(const GameLog& log, const std::string& ruleset, std::uint64_t seed,
+                                    const LogVisitor& visit) {
+    if (log.verbatim) return std::string("a verbatim log: its events are not the engine's to play");
     auto doc = parse_json_text(ruleset);
     if (!doc) return "the ruleset is not JSON: " + doc.error().message();
     auto rules = ruleset_from_json(*doc);
@@ -305,12 +295,14 @@ Outcome<RenderedGame, std::string> render(const GameLog& log, const std::string&
         if (e.kind == GameLogEntry::Kind::table_event) {
             // An event kept as stored (a game in progress when version 4 was migrated) may carry
             // its action: the engine applies it, to go on in step, and its events are not rendered.
+            std::span<const Event> caused;
             if (e.cause) {
                 if (!dealt) return "entry " + std::to_string(i) + ": an action before the deal";
                 auto applied = g.apply(static_cast<Seat>(e.cause->seat), e.cause->action);
                 if (!applied) return "entry " + std::to_string(i) + ": the engine refuses the action: " + applied.error().message;
+                caused = *applied;
             }
-            verbatim(e);
+            visit.table(e, caused);
             continue;
         }
         std::span<const Event> events;
@@ -335,9 +327,32 @@ Outcome<RenderedGame, std::string> render(const GameLog& log, const std::string&
         if (events.size() != e.events)
             return "entry " + std::to_string(i) + ": the engine gives " + std::to_string(events.size()) +
                    " events where the log has " + std::to_string(e.events);
+        visit.engine(e, events);
+    }
+    return true;
+}
+
+Outcome<RenderedGame, std::string> render(const GameLog& log, const std::string& ruleset, std::uint64_t seed, int game) {
+    RenderedGame out;
+    out.actions = actions_of(log);
+    auto verbatim = [&](const GameLogEntry& e) {
+        out.events.push_back({e.seq, game, e.type, e.payload, e.at});
+    };
+    if (log.verbatim) {
+        for (const GameLogEntry& e : log.entries) {
+            if (e.kind != GameLogEntry::Kind::table_event) return std::string("an engine entry in a verbatim log");
+            verbatim(e);
+        }
+        return out;
+    }
+    LogVisitor visit;
+    visit.engine = [&](const GameLogEntry& e, std::span<const Event> events) {
         for (std::size_t k = 0; k < events.size(); ++k)
             out.events.push_back({e.seq + k, game, event_name(events[k]), dump_text(archive_json(events[k])), e.at});
-    }
+    };
+    visit.table = [&](const GameLogEntry& e, std::span<const Event>) { verbatim(e); };
+    auto played = play_log(log, ruleset, seed, visit);
+    if (!played) return played.error();
     return out;
 }
 

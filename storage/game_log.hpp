@@ -8,10 +8,13 @@
 // the archive and the replay serve, exactly as they were published.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
+#include "engine/event.hpp"
 #include "protocol/outcome.hpp"
 #include "storage/records.hpp"
 
@@ -82,6 +85,21 @@ struct RenderedGame {
     std::vector<StoredEvent> events;
     std::vector<StoredAction> actions;
 };
+
+// What play_log shows a reader of a log: `engine` gets each engine entry with the events the
+// engine made for it again (the deal's, then each action's); `table` each table event, with the
+// events its action caused when it carries one (a game in progress when version 4 was
+// migrated), none otherwise.
+struct LogVisitor {
+    std::function<void(const GameLogEntry&, std::span<const Event>)> engine;
+    std::function<void(const GameLogEntry&, std::span<const Event>)> table;
+};
+
+// Plays a log through the engine from its deal, for a reader that wants the engine's events
+// rather than their JSON (the ratings' rebuild); what is wrong otherwise. A verbatim log has
+// no engine entries to play: an error. `ruleset` is the game's ruleset JSON.
+Outcome<bool, std::string> play_log(const GameLog& log, const std::string& ruleset, std::uint64_t seed,
+                                    const LogVisitor& visit);
 
 // The game's events and actions. `ruleset` is the game's ruleset JSON.
 Outcome<RenderedGame, std::string> render(const GameLog& log, const std::string& ruleset, std::uint64_t seed, int game);

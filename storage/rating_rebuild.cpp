@@ -60,31 +60,72 @@ Outcome<FinishGame, std::string> finish_of(const ArchivedGame& archived) {
     return f;
 }
 
+Outcome<FinishGame, std::string> finish_of(const ArchivedRecord& stored) {
+    const ArchivedGameSummary& s = stored.summary;
+    auto log = decode_game_log(stored.record);
+    if (!log) return "its record is unreadable: " + log.error();
+    if (log->verbatim) {
+        // Its events as stored, not the engine's: read the way the archive serves them.
+        auto rendered = render(*log, s.ruleset, stored.seed, s.game);
+        if (!rendered) return "its record does not play back: " + rendered.error();
+        return finish_of(ArchivedGame{s, stored.seed, stored.salt, std::move(rendered->actions), std::move(rendered->events)});
+    }
+    // The engine's events themselves, as the table tallied them: none rendered to JSON and parsed back.
+    const auto doc = parse_json_text(s.ruleset);
+    if (!doc) return std::string("its ruleset is not JSON");
+    const auto rules = ruleset_from_json(*doc);
+    if (!rules) return "its ruleset is refused: " + rules.error().message();
+    GameTally tally(*rules, GameTally::starters_of(s.players));
+    std::optional<GameOver> over;
+    const auto observe = [&](std::span<const Event> events) {
+        for (const Event& e : events) {
+            tally.observe(e);
+            if (const auto* o = std::get_if<GameOver>(&e)) over = *o;
+        }
+    };
+    LogVisitor visit;
+    visit.engine = [&](const GameLogEntry&, std::span<const Event> events) { observe(events); };
+    visit.table = [&](const GameLogEntry& e, std::span<const Event> caused) {
+        if (!caused.empty()) return observe(caused);  // a migrated game's action, its events kept as stored
+        if (is_engine_event(e.type)) return;          // the rest of those events
+        if (const auto payload = parse_json_text(e.payload)) tally.observe_table_event(*payload);
+    };
+    const auto played = play_log(*log, s.ruleset, stored.seed, visit);
+    if (!played) return "its record does not play back: " + played.error();
+    if (!over) return std::string("it has no game_over");
+    FinishGame f{s.table, s.game, s.result, s.finished};
+    f.preset = s.preset;
+    f.rated = tally.result(*over);
+    return f;
+}
+
 RebuiltRatings rebuild_ratings(Store& store) {
     RebuiltRatings out;
-    std::vector<ArchivedGameSummary> games;
+    // The games' keys alone, newest first as the archive lists them: a few dozen bytes a game
+    // (whole summaries took 700 MB at a million games).
+    std::vector<std::pair<std::string, int>> games;
     ArchiveQuery q;
     q.limit = 500;
     for (;;) {
         ArchivePage page = store.list_games(q);
-        for (auto& g : page.games) games.push_back(std::move(g));
+        for (auto& g : page.games) games.emplace_back(std::move(g.table), g.game);
         if (page.next_cursor.empty()) break;
         q.cursor = page.next_cursor;
     }
-    std::reverse(games.begin(), games.end());  // the list is newest first
+    games.shrink_to_fit();
     // Games retired from the archive cannot be played again: their players' rows as they left
     // them are where the rest of the games take up.
     RatingBook book;
     for (PresetRating& row : store.retired_ratings()) book.put(std::move(row));
-    for (const ArchivedGameSummary& summary : games) {
+    for (auto game = games.rbegin(); game != games.rend(); ++game) {
         ++out.games;
-        const std::string name = summary.table + " game " + std::to_string(summary.game);
-        const auto archived = store.load_game(summary.table, summary.game);
-        if (!archived) {
+        const std::string name = game->first + " game " + std::to_string(game->second);
+        const auto stored = store.load_record(game->first, game->second);
+        if (!stored) {
             out.skipped.push_back(name + ": it cannot be read");
             continue;
         }
-        const auto finish = finish_of(*archived);
+        const auto finish = finish_of(*stored);
         if (!finish) {
             out.skipped.push_back(name + ": " + finish.error());
             continue;

@@ -17,6 +17,9 @@ class Store;
 // One finished game as the table ended it: its rated seats tallied again from its record.
 // `rated` is empty for a game that is not rated; an error for a record the engine cannot play.
 Outcome<FinishGame, std::string> finish_of(const ArchivedGame& game);
+// The same from its record, played through the engine without rendering an event (what the
+// rebuild uses: several times faster); the same answer as finish_of(the game as load_game serves it).
+Outcome<FinishGame, std::string> finish_of(const ArchivedRecord& game);
 
 struct RebuiltRatings {
     std::vector<PresetRating> rows;  // by (player, preset)

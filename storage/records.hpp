@@ -245,6 +245,15 @@ struct ArchivePage {
     std::string next_cursor;  // empty: no more
 };
 
+// A finished game as a store keeps it, its record not played through the engine yet
+// (storage/game_log.hpp): what a reader that plays it itself needs (the ratings' rebuild).
+struct ArchivedRecord {
+    ArchivedGameSummary summary;
+    std::uint64_t seed = 0;
+    std::string salt;    // empty: a game started before deals were committed to
+    std::string record;  // the encoded log
+};
+
 struct ArchivedGame {
     ArchivedGameSummary summary;
     std::uint64_t seed = 0;

@@ -97,6 +97,8 @@ public:
     // The archive: finished games only.
     virtual ArchivePage list_games(const ArchiveQuery& query) = 0;
     virtual std::optional<ArchivedGame> load_game(const std::string& table, int game) = 0;
+    // The same game unplayed: its summary, deal and encoded record (nothing: no such game, or one without a record).
+    virtual std::optional<ArchivedRecord> load_record(const std::string& table, int game) = 0;
     // Retention: the oldest games of those that finished before `before`, at most `limit`, in the
     // order a rebuild of the ratings plays them (finished, then archived), but never an open
     // table's last game (its state after a restart); and the rating rows of every game retired

@@ -1096,10 +1096,9 @@ std::vector<std::string> PgStore::list_games_plan(const ArchiveQuery& query) {
     return reader_->with([&](pg::Connection& db) { return pg_list_games_plan(db, query); });
 }
 
-std::optional<ArchivedGame> PgStore::load_game(const std::string& table, int game) {
+std::optional<ArchivedRecord> PgStore::load_record(const std::string& table, int game) {
     const std::string shown = pg::redact(url_);
-    ArchivedGame g;
-    std::string record;
+    ArchivedRecord g;
     const bool found = reader_->with([&](pg::Connection& db) {
         const pg::Result r = db.exec(
             "SELECT table_id, game, preset, ruleset, players, result, started_ms, finished_ms, seed, record, salt "
@@ -1120,18 +1119,23 @@ std::optional<ArchivedGame> PgStore::load_game(const std::string& table, int gam
             spdlog::error("database {}: table {} game {} is over but has no record", shown, table, game);
             return false;
         }
-        record = r.bytes(0, 9);
+        g.record = r.bytes(0, 9);
         return true;
     });
     if (!found) return std::nullopt;
-    auto rendered = render_record(record, g.summary.ruleset, g.seed, game);
+    return g;
+}
+
+std::optional<ArchivedGame> PgStore::load_game(const std::string& table, int game) {
+    auto stored = load_record(table, game);
+    if (!stored) return std::nullopt;
+    auto rendered = render_record(stored->record, stored->summary.ruleset, stored->seed, game);
     if (!rendered) {
-        spdlog::error("database {}: table {} game {}: {}", shown, table, game, rendered.error());
+        spdlog::error("database {}: table {} game {}: {}", pg::redact(url_), table, game, rendered.error());
         return std::nullopt;
     }
-    g.actions = std::move(rendered->actions);
-    g.events = std::move(rendered->events);
-    return g;
+    return ArchivedGame{std::move(stored->summary), stored->seed, std::move(stored->salt), std::move(rendered->actions),
+                        std::move(rendered->events)};
 }
 
 LeaderboardPage PgStore::leaderboard(const LeaderboardQuery& query) {

@@ -52,6 +52,7 @@ public:
     // EXPLAIN of what list_games runs for `query` (pg_archive.hpp).
     std::vector<std::string> list_games_plan(const ArchiveQuery& query);
     std::optional<ArchivedGame> load_game(const std::string& table, int game) override;
+    std::optional<ArchivedRecord> load_record(const std::string& table, int game) override;
     std::vector<ArchivedGameSummary> oldest_games(Millis before, int limit) override;
     std::vector<PresetRating> retired_ratings() override;
     LeaderboardPage leaderboard(const LeaderboardQuery& query) override;

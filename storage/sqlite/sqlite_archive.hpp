@@ -13,8 +13,9 @@ namespace sparts::storage {
 
 ArchivePage sqlite_list_games(SQLite::Database& db, const ArchiveQuery& query);
 
-// A finished game's record in archive_records, in parts of kRecordPart bytes (schema.cpp, version 10).
-inline constexpr std::size_t kRecordPart = 960;
+// A finished game's record in archive_records, in parts of kRecordPart bytes (schema.cpp, version 10;
+// storage/README.md says why 480). Earlier records have 960-byte parts: a reader joins parts of any size.
+inline constexpr std::size_t kRecordPart = 480;
 // `insert`: "INSERT ... INTO archive_records (id, part, bytes) VALUES (?, ?, ?)".
 void put_record(SQLite::Statement& insert, std::int64_t id, std::string_view bytes);
 // The record of game `id`; nothing when it has none.

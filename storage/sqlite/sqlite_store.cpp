@@ -850,44 +850,46 @@ std::vector<std::string> SqliteStore::list_games_plan(const ArchiveQuery& query)
     return sqlite_list_games_plan(*reader_, query);
 }
 
-std::optional<ArchivedGame> SqliteStore::load_game(const std::string& table, int game) {
-    ArchivedGame g;
-    std::string record;
-    {
-        std::lock_guard lock(reader_mutex_);
-        if (!reader_) reader_ = open_reader();
-        SQLite::Statement q(*reader_,
-                            "SELECT table_id, game, preset, ruleset, players, result, started_ms, finished_ms, seed, id, salt "
-                            "FROM archive WHERE table_id = ? AND game = ?");
-        q.bind(1, table);
-        q.bind(2, game);
-        if (!q.executeStep()) return std::nullopt;
-        g.summary.table = q.getColumn(0).getString();
-        g.summary.game = q.getColumn(1).getInt();
-        g.summary.preset = q.getColumn(2).getString();
-        g.summary.ruleset = q.getColumn(3).getString();
-        g.summary.players = q.getColumn(4).getString();
-        g.summary.result = q.getColumn(5).getString();
-        g.summary.started = q.getColumn(6).getInt64();
-        g.summary.finished = q.getColumn(7).getInt64();
-        g.seed = static_cast<std::uint64_t>(q.getColumn(8).getInt64());
-        if (!q.getColumn(10).isNull()) g.salt = q.getColumn(10).getString();
-        auto stored = read_record(*reader_, q.getColumn(9).getInt64());
-        if (!stored) {
-            spdlog::error("database {}: table {} game {} is over but has no record", path_, table, game);
-            return std::nullopt;
-        }
-        record = std::move(*stored);
+std::optional<ArchivedRecord> SqliteStore::load_record(const std::string& table, int game) {
+    ArchivedRecord g;
+    std::lock_guard lock(reader_mutex_);
+    if (!reader_) reader_ = open_reader();
+    SQLite::Statement q(*reader_,
+                        "SELECT table_id, game, preset, ruleset, players, result, started_ms, finished_ms, seed, id, salt "
+                        "FROM archive WHERE table_id = ? AND game = ?");
+    q.bind(1, table);
+    q.bind(2, game);
+    if (!q.executeStep()) return std::nullopt;
+    g.summary.table = q.getColumn(0).getString();
+    g.summary.game = q.getColumn(1).getInt();
+    g.summary.preset = q.getColumn(2).getString();
+    g.summary.ruleset = q.getColumn(3).getString();
+    g.summary.players = q.getColumn(4).getString();
+    g.summary.result = q.getColumn(5).getString();
+    g.summary.started = q.getColumn(6).getInt64();
+    g.summary.finished = q.getColumn(7).getInt64();
+    g.seed = static_cast<std::uint64_t>(q.getColumn(8).getInt64());
+    if (!q.getColumn(10).isNull()) g.salt = q.getColumn(10).getString();
+    auto stored = read_record(*reader_, q.getColumn(9).getInt64());
+    if (!stored) {
+        spdlog::error("database {}: table {} game {} is over but has no record", path_, table, game);
+        return std::nullopt;
     }
-    // The engine renders the events again, outside the lock: a few milliseconds for a long game.
-    auto rendered = render_record(record, g.summary.ruleset, g.seed, game);
+    g.record = std::move(*stored);
+    return g;
+}
+
+std::optional<ArchivedGame> SqliteStore::load_game(const std::string& table, int game) {
+    auto stored = load_record(table, game);
+    if (!stored) return std::nullopt;
+    // The engine renders the events again, outside the reader's lock: a few milliseconds for a long game.
+    auto rendered = render_record(stored->record, stored->summary.ruleset, stored->seed, game);
     if (!rendered) {
         spdlog::error("database {}: table {} game {}: {}", path_, table, game, rendered.error());
         return std::nullopt;
     }
-    g.actions = std::move(rendered->actions);
-    g.events = std::move(rendered->events);
-    return g;
+    return ArchivedGame{std::move(stored->summary), stored->seed, std::move(stored->salt), std::move(rendered->actions),
+                        std::move(rendered->events)};
 }
 
 LeaderboardPage SqliteStore::leaderboard(const LeaderboardQuery& query) {

@@ -67,6 +67,7 @@ public:
     // EXPLAIN QUERY PLAN of what list_games runs for `query` (sqlite_archive.hpp).
     std::vector<std::string> list_games_plan(const ArchiveQuery& query);
     std::optional<ArchivedGame> load_game(const std::string& table, int game) override;
+    std::optional<ArchivedRecord> load_record(const std::string& table, int game) override;
     LeaderboardPage leaderboard(const LeaderboardQuery& query) override;
     std::optional<PlayerRatings> player_ratings(const std::string& player) override;
 
