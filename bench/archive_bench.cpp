@@ -22,8 +22,8 @@
 //     leaderboard's and a player's page, each run R times through the store: p50, p99 and max.
 //
 //   archive_bench size --database DB (SQLite)
-//     bytes on disk per finished game and per action, beside the payload the games' rows hold
-//     (SQLite's dbstat).
+//     bytes on disk per finished game, the whole file's and the archive's tables' and indexes',
+//     beside the payload the games' rows and records hold (SQLite's dbstat).
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -503,16 +503,27 @@ int size(const Args& a) {
     const double games = db.execAndGet("SELECT count(*) FROM archive").getDouble();
     std::printf("%.0f games, file %.1f MB (%.0f free pages)\n", games, pages * page_size / 1e6, freelist);
     SQLite::Statement per(db, "SELECT name, sum(pgsize), sum(payload), sum(unused) FROM dbstat GROUP BY name ORDER BY 2 DESC");
-    double payload = 0;
+    double payload = 0;            // the games' rows and records
+    double archive_bytes = 0;      // the archive's tables and indexes, on disk
+    double archive_payload = 0;    // ... and what they hold, the indexes' keys included
     while (per.executeStep()) {
         const std::string name = per.getColumn(0).getString();
         if (name == "archive" || name == "archive_records") payload += per.getColumn(2).getDouble();
+        if (name == "archive" || name.starts_with("archive_")) {
+            archive_bytes += per.getColumn(1).getDouble();
+            archive_payload += per.getColumn(2).getDouble();
+        }
         std::printf("  %-28s %10.1f MB  payload %10.1f MB  unused %8.1f MB\n", name.c_str(), per.getColumn(1).getDouble() / 1e6,
                     per.getColumn(2).getDouble() / 1e6, per.getColumn(3).getDouble() / 1e6);
     }
     if (games > 0 && payload > 0)
         std::printf("per game: %.0f bytes on disk, %.0f bytes of payload (the archive's rows and records): %.2fx\n",
                     pages * page_size / games, payload / games, pages * page_size / payload);
+    // The archive alone, without what the tables open at the time hold (the journal, the games in progress).
+    if (games > 0 && payload > 0)
+        std::printf("the archive's tables and indexes: %.0f bytes a game: %.2fx the rows' and records' payload, "
+                    "%.2fx their own (the indexes' keys included)\n",
+                    archive_bytes / games, archive_bytes / payload, archive_bytes / archive_payload);
     return 0;
 }
 
