@@ -724,7 +724,11 @@ std::uint16_t Game::hand_partners(Seat seat) const {
     switch (rules_.partners) {
         case Partners::none:  // spades teams, or alone
         case Partners::regular: return rules_.side_seats(rules_.side_of(seat));
-        case Partners::progressive: return static_cast<std::uint16_t>(bit(seat) | bit((seat + 2) % n));
+        case Partners::progressive: {
+            // Rotated, the distance runs 2, 3, ..., n - 1 over the hands, then from 2 again: never yourself.
+            const int distance = rules_.progressive_rotated ? 2 + (std::max(1, int(s_.hand)) - 1) % (n - 2) : 2;
+            return static_cast<std::uint16_t>(bit(seat) | bit((seat + distance) % n));
+        }
         case Partners::rotating: {
             const int k = rules_.partner_plan[(std::max(1, int(s_.hand)) - 1) % rules_.partner_plan_size];
             if (k < 2) return bit(seat);

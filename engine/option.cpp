@@ -306,6 +306,14 @@ const OptionInfo kOptions[] = {
      "with k teams, the seat d places left of the dealer's left plays in team d mod k.",
      "002: \"A plan is established in the begining (like with passing) for who will be partners on what hand.\"",
      fam(Family::sparts), set_partner_plan, get_partner_plan},
+    {"progressive_rotated", "true | false",
+     "Progressive partners rotated: on hand k your partner is the player d to your left, d running 2, 3, ..., "
+     "seats - 1 and then from 2 again (2 on the first hand, 3 on the second, ...); everything else as "
+     "progressive partners. Needs partners progressive.",
+     "002: \"This is best if it can also be rotated (e.g. 2 to the left on deal one, 3 to the left on deal "
+     "two...)\"; RULINGS.md",
+     fam(Family::sparts), BOOL_OPTION("progressive_rotated", progressive_rotated),
+     [](const Ruleset& r) { return bool_text(r.progressive_rotated); }},
     {"reverse_partners", "true | false",
      "When the queen of spades wins the last trick, each player's bid, tricks and count become the sums of "
      "everyone else's (before any partnership is combined).",

@@ -208,6 +208,8 @@ std::optional<RuleError> validate(const Ruleset& r) {
     }
     if (r.partners == Partners::progressive && r.seats < 3)
         return bad(ErrorCode::invalid_option_value, "progressive partners need at least 3 players");
+    if (r.progressive_rotated && r.partners != Partners::progressive)
+        return bad(ErrorCode::invalid_option_value, "progressive_rotated rotates progressive partners: set partners to progressive");
     if (r.min_bid < 0 || r.min_bid > r.hand_size)
         return bad(ErrorCode::invalid_option_value, "the lowest bid must be within the hand size");
     if (r.bag_rule != BagRule::none && (r.bag_threshold < 1 || r.bag_points < 0))

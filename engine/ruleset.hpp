@@ -78,6 +78,7 @@ struct Ruleset {
     int teams = 2;                 // regular: seat s plays in team s % teams
     std::array<std::uint8_t, kMaxPartnerPlan> partner_plan{2};  // rotating: teams per hand (0: none)
     int partner_plan_size = 1;
+    bool progressive_rotated = false;  // progressive: the partner's distance grows each hand (RULINGS.md)
     bool reverse_partners = false; // seed 002 "Reverse Partners"
 
     // Spades hands (seeds 000, 003, 004).

@@ -19,7 +19,7 @@ using namespace sparts::testing;
 
 namespace {
 
-constexpr std::uint64_t kFingerprint = 0x46e0a7d644ef9596ULL;
+constexpr std::uint64_t kFingerprint = 0x7d04e5763075b8c1ULL;
 
 std::uint64_t fingerprint() {
     std::uint64_t h = fnv1a("");

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "engine/game.hpp"
+#include "engine/view.hpp"
 #include "engine/random_policy.hpp"
 #include "engine/sparts_scoring.hpp"
 #include "support/harness_policy.hpp"
@@ -223,7 +224,43 @@ TEST_CASE("partners: progressive partners in a real game") {
     }
 }
 
+// Seed 002: "This is best if it can also be rotated (e.g. 2 to the left on deal one, 3 to the left
+// on deal two...)"; RULINGS.md: the distance runs 2, 3, ..., n - 1, then from 2 again.
+TEST_CASE("partners: progressive partners rotated: 2 to the left on hand 1, 3 on hand 2, 4 on hand 3, 2 again on hand 4") {
+    const Ruleset r = rules_of({{"seats", "5"}, {"partners", "progressive"}, {"progressive_rotated", "true"}, {"hands", "4"}});
+    Game g = std::move(*Game::create(r, 11));
+    g.start();
+    Rng rng(11, 1);
+    for (const int distance : {2, 3, 4, 2}) {
+        CAPTURE(distance);
+        // The players see this hand's partners before they bid.
+        const SeatView before = view_of(g, 0);
+        for (int s = 0; s < 5; ++s) CHECK(before.partners[s] == ((1u << s) | (1u << ((s + distance) % 5))));
+        const PlayedHand h = play_hand(g, rng);
+        for (int s = 0; s < 5; ++s) {
+            const int p = (s + distance) % 5;
+            CHECK(h.scored.sides[s].seats == ((1u << s) | (1u << p)));
+            CHECK(h.scored.sides[s].bid == h.bids[s] + h.bids[p]);
+            CHECK(h.scored.sides[s].tricks == h.tricks[s] + h.tricks[p]);
+        }
+    }
+    // Without the option, 2 to the left on every hand.
+    const Ruleset plain = rules_of({{"seats", "5"}, {"partners", "progressive"}, {"hands", "2"}});
+    Game p = std::move(*Game::create(plain, 11));
+    p.start();
+    Rng rng2(11, 1);
+    play_hand(p, rng2);
+    CHECK(view_of(p, 0).partners[0] == ((1u << 0) | (1u << 2)));
+}
+
 TEST_CASE("partners: impossible partnerships are refused") {
+    auto rotated_alone = make_ruleset("spartsel", std::vector<OptionSetting>{{"progressive_rotated", "true"}});
+    REQUIRE_FALSE(rotated_alone);
+    CHECK(rotated_alone.error().code == ErrorCode::invalid_option_value);
+    CHECK(rotated_alone.error().message.find("partners to progressive") != std::string::npos);
+    auto rotated_spades = make_ruleset("spades", std::vector<OptionSetting>{{"progressive_rotated", "true"}});
+    REQUIRE_FALSE(rotated_spades);
+    CHECK(rotated_spades.error().code == ErrorCode::option_not_for_ruleset);
     auto too_many = make_ruleset("spartsel", std::vector<OptionSetting>{{"partners", "regular"}, {"teams", "3"}});
     REQUIRE_FALSE(too_many);
     CHECK(too_many.error().code == ErrorCode::invalid_option_value);

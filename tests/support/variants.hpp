@@ -50,6 +50,7 @@ inline std::vector<Variant> variants_of(const std::string& preset) {
                 {preset, {{"seats", "7"}, {"partners", "rotating"}, {"partner_plan", "3,2"}, {"mooning", "true"}}},
                 {preset, {{"seats", "5"}, {"partners", "progressive"}, {"reverse_partners", "true"}, {"ten_of_hearts_minus_one", "true"}}},
                 {preset, {{"seats", "3"}, {"partners", "progressive"}, {"scoring", "sparts"}}},
+                {preset, {{"seats", "6"}, {"partners", "progressive"}, {"progressive_rotated", "true"}, {"reverse_partners", "true"}}},
                 {preset, {{"mooning", "true"}}},
                 {preset, {{"secret_bids", "true"}}},
                 {preset, {{"reverse_partners", "true"}}},

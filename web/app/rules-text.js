@@ -183,7 +183,7 @@ export const RULES = {
         },
         {
           "rule": "Partners",
-          "text": "With partners: regular teams (one score, the last partner's bid), rotating teams per hand by partner_plan, or progressive one-way partners (bids, tricks and count added). The Spartsel dealer rule counts partnership bids (the plain sum with progressive partners). The seed's five-player progressive table is a test, line by line."
+          "text": "With partners: regular teams (one score, the last partner's bid), rotating teams per hand by partner_plan, or progressive one-way partners (bids, tricks and count added), their distance growing each hand with progressive_rotated. The Spartsel dealer rule counts partnership bids (the plain sum with progressive partners). The seed's five-player progressive table is a test, line by line."
         },
         {
           "rule": "Reverse partners",
@@ -537,6 +537,14 @@ export const RULES = {
       "defaults": {
         "sparts": "2",
         "spartsel": "2"
+      }
+    },
+    "progressive_rotated": {
+      "values": "true, false",
+      "meaning": "Progressive partners rotated (with partners progressive; refused without): on hand *k* your partner is the player *d* to your left, *d* running 2, 3,..., seats − 1 and then from 2 again (5 players: 2, 3, 4, 2, 3,...). Everything else as progressive partners. The view's partners shows each hand's pairs from its deal on.",
+      "defaults": {
+        "sparts": "false",
+        "spartsel": "false"
       }
     },
     "reverse_partners": {

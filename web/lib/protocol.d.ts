@@ -63,7 +63,7 @@ export type Invite = string;
 
 export type Preset = "bga-sparts" | "sparts" | "spartsel" | "spades" | "worldwinner-spades";
 
-export type OptionName = "seats" | "decks" | "jokers" | "hand_size" | "hands" | "scoring" | "center_cards" | "mooning" | "ten_of_hearts_minus_one" | "mercy" | "multi_pass" | "partners" | "teams" | "partner_plan" | "reverse_partners" | "secret_bids" | "target_score" | "game_length" | "hearts_mode" | "nil_value" | "sandbag_penalty" | "mercy_rule" | "game_clock" | "hand_cap";
+export type OptionName = "seats" | "decks" | "jokers" | "hand_size" | "hands" | "scoring" | "center_cards" | "mooning" | "ten_of_hearts_minus_one" | "mercy" | "multi_pass" | "partners" | "teams" | "partner_plan" | "progressive_rotated" | "reverse_partners" | "secret_bids" | "target_score" | "game_length" | "hearts_mode" | "nil_value" | "sandbag_penalty" | "mercy_rule" | "game_clock" | "hand_cap";
 
 /** A ruleset as a client asks for it: a preset and named options applied in order to its defaults. Values are whole numbers, booleans or strings ("on", "10"); the server refuses an unknown option, one of another family, or a bad value with bad_ruleset. */
 export type RulesetRequest = {
@@ -90,6 +90,7 @@ export type Ruleset = {
     teams?: number;
     /** Team counts per hand. A plan of one count is written as a number (3), a longer one as a string ("2,3,0"). */
     partner_plan?: 0 | 2 | 3 | 4 | 5 | string;
+    progressive_rotated?: boolean;
     reverse_partners?: boolean;
     secret_bids?: boolean;
     target_score?: number;

@@ -302,9 +302,10 @@ export class TableModel {
       v.scores = old.phase === "game_over" ? old.scores.map(() => 0) : old.scores;
       v.bags = old.phase === "game_over" ? old.bags.map(() => 0) : old.bags;
     }
-    if (!old) v.partners = partnersFromRuleset(s.info?.ruleset, n);
+    const perPlayer = ["rotating", "progressive"].includes(s.info?.ruleset?.options?.partners);
+    // Rotating and progressive partners are the hand's: made again at each deal, as the engine makes them.
+    if (!old || perPlayer) v.partners = partnersFromRuleset(s.info?.ruleset, n, e.hand, e.dealer);
     if (!v.scores.length) {
-      const perPlayer = ["rotating", "progressive"].includes(s.info?.ruleset?.options?.partners);
       if (!s.sides.length) s.sides = sidesFromPartners(v.partners, n);
       v.scores = perPlayer ? Array(n).fill(0) : s.sides.map(() => 0);
       v.bags = v.scores.map(() => 0);
@@ -501,17 +502,32 @@ export class TableModel {
 }
 
 /**
- * Partners as the ruleset makes them before any hand says so: the Spades presets and
- * regular partners have fixed teams (seat s in team s mod teams); otherwise none
- * (rotating and progressive partners change each hand).
+ * Partners as the ruleset makes them (docs/RULES.md: partners, teams, partner_plan,
+ * progressive_rotated): the Spades presets and regular partners have fixed teams (seat s in
+ * team s mod teams); rotating and progressive partners change with the hand, so they need
+ * its number and dealer (without them: none).
  */
-export function partnersFromRuleset(ruleset, n) {
+export function partnersFromRuleset(ruleset, n, hand = 0, dealer = 0) {
   const alone = Array.from({ length: n }, (_, i) => [i]);
   if (!ruleset) return alone;
+  const seats = Array.from({ length: n }, (_, t) => t);
+  const kind = ruleset.options?.partners;
+  if (hand > 0 && kind === "progressive" && n > 2) {
+    // One way: 2 to the left, or, rotated, 2, 3, ..., n - 1 by the hand.
+    const d = ruleset.options?.progressive_rotated === true ? 2 + ((hand - 1) % (n - 2)) : 2;
+    return seats.map((s) => [s, (s + d) % n].sort((a, b) => a - b));
+  }
+  if (hand > 0 && kind === "rotating") {
+    const plan = String(ruleset.options?.partner_plan ?? "2").split(",").map(Number);
+    const k = plan[(hand - 1) % plan.length];
+    if (k < 2) return alone;
+    const team = (t) => ((t - dealer - 1 + n) % n) % k;
+    return seats.map((s) => seats.filter((t) => team(t) === team(s)));
+  }
   const teams = ruleset.preset === "spades" || ruleset.preset === "worldwinner-spades" ? 2
-    : ruleset.options?.partners === "regular" ? Number(ruleset.options.teams ?? 2) : 0;
+    : kind === "regular" ? Number(ruleset.options.teams ?? 2) : 0;
   if (!teams) return alone;
-  return Array.from({ length: n }, (_, s) => Array.from({ length: n }, (_, t) => t).filter((t) => t % teams === s % teams));
+  return seats.map((s) => seats.filter((t) => t % teams === s % teams));
 }
 
 /** Rank 1 is first; equal scores share a rank. */

@@ -12,13 +12,15 @@ def run(coro, timeout=90):
 
 
 # Rulesets whose partners differ: across (Spades), none, regular teams of 3 at 6 seats,
-# rotating by a plan (2 teams, none, 3 teams), progressive (one-way, 2 to the left).
+# rotating by a plan (2 teams, none, 3 teams), progressive (one-way, 2 to the left), and
+# progressive rotated (2, 3, then 4 to the left).
 RULESETS = [
     ("spades", {"hand_cap": 2}),
     ("sparts", {"hand_cap": 2}),
     ("sparts", {"seats": 6, "partners": "regular", "teams": 3, "hand_cap": 2}),
     ("spartsel", {"seats": 6, "partners": "rotating", "partner_plan": "2,0,3", "hand_cap": 3}),
     ("spartsel", {"seats": 5, "partners": "progressive", "hand_cap": 2}),
+    ("spartsel", {"seats": 5, "partners": "progressive", "progressive_rotated": True, "hand_cap": 3}),
 ]
 
 
@@ -104,6 +106,11 @@ def test_partners_for_each_kind_of_partnership():
     assert partners_for(regular, 6, 1, 0)[1] == [1, 3, 5]
     progressive = {"preset": "spartsel", "options": {"partners": "progressive"}}
     assert partners_for(progressive, 5, 1, 0) == [[0, 2], [1, 3], [2, 4], [0, 3], [1, 4]]
+    rotated = {"preset": "spartsel", "options": {"partners": "progressive", "progressive_rotated": True}}
+    assert partners_for(rotated, 5, 1, 0) == partners_for(progressive, 5, 1, 0)
+    assert partners_for(rotated, 5, 2, 1) == [[0, 3], [1, 4], [0, 2], [1, 3], [2, 4]]
+    assert partners_for(rotated, 5, 3, 2) == [[0, 4], [0, 1], [1, 2], [2, 3], [3, 4]]
+    assert partners_for(rotated, 5, 4, 3) == partners_for(progressive, 5, 1, 0)
     rotating = {"preset": "spartsel", "options": {"partners": "rotating", "partner_plan": "2,0"}}
     # hand 1, dealer 3: from the dealer's left, seats 4, 0, 1, 2, 3 play in teams 0, 1, 0, 1, 0
     assert partners_for(rotating, 5, 1, 3) == [[0, 2], [1, 3, 4], [0, 2], [1, 3, 4], [1, 3, 4]]

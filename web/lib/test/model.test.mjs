@@ -147,6 +147,16 @@ test("ranks share places on equal scores; partners follow the ruleset", () => {
   assert.deepEqual(ranksOf([10, 30, 10, 5]), [2, 1, 2, 4]);
   assert.deepEqual(partnersFromRuleset({ preset: "sparts", options: { seats: 6, partners: "regular", teams: 3 } }, 6)[0], [0, 3]);
   assert.deepEqual(sidesFromPartners([[0, 2], [1, 3], [0, 2], [1, 3]], 4), [[0, 2], [1, 3]]);
+  // Progressive partners, rotated: 2, 3, 4 to the left on hands 1, 2, 3 at 5 seats, then 2 again (RULES.md).
+  const rotated = { preset: "spartsel", options: { seats: 5, partners: "progressive", progressive_rotated: true } };
+  assert.deepEqual(partnersFromRuleset(rotated, 5, 1, 0), [[0, 2], [1, 3], [2, 4], [0, 3], [1, 4]]);
+  assert.deepEqual(partnersFromRuleset(rotated, 5, 2, 1), [[0, 3], [1, 4], [0, 2], [1, 3], [2, 4]]);
+  assert.deepEqual(partnersFromRuleset(rotated, 5, 3, 2), [[0, 4], [0, 1], [1, 2], [2, 3], [3, 4]]);
+  assert.deepEqual(partnersFromRuleset(rotated, 5, 4, 3), partnersFromRuleset(rotated, 5, 1, 0));
+  // Rotating partners by the plan, from the dealer's left: hand 1 (dealer 3) in two teams, hand 2 alone.
+  const rotating = { preset: "spartsel", options: { seats: 5, partners: "rotating", partner_plan: "2,0" } };
+  assert.deepEqual(partnersFromRuleset(rotating, 5, 1, 3), [[0, 2], [1, 3, 4], [0, 2], [1, 3, 4], [1, 3, 4]]);
+  assert.deepEqual(partnersFromRuleset(rotating, 5, 2, 4), [[0], [1], [2], [3], [4]]);
 });
 
 test("every server example of PROTOCOL.md goes through a model and into words", () => {

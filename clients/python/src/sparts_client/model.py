@@ -10,7 +10,7 @@ def partners_for(ruleset: Optional[Dict[str, Any]], seats: int, hand: int, deale
     """Per seat, the seats whose results combine with its own on this hand (the seat
     itself included), as a snapshot's ``view.partners`` says; the events never say it,
     so the model works it out at each ``hand_started`` as the engine does (docs/RULES.md:
-    ``partners``, ``teams``, ``partner_plan``). Spades presets: partners sit across."""
+    ``partners``, ``teams``, ``partner_plan``, ``progressive_rotated``). Spades presets: partners sit across."""
     alone = [[s] for s in range(seats)]
     if not ruleset or seats < 2:
         return alone
@@ -20,8 +20,11 @@ def partners_for(ruleset: Optional[Dict[str, Any]], seats: int, hand: int, deale
         teams = seats // 2
     elif kind == "regular":
         teams = int(options.get("teams", 2))
-    elif kind == "progressive":             # one way: your partner is 2 to your left
-        return [sorted({s, (s + 2) % seats}) for s in range(seats)]
+    elif kind == "progressive":             # one way: your partner is 2 to your left...
+        distance = 2
+        if options.get("progressive_rotated") is True and seats > 2:  # ...or 2, 3, ..., seats - 1 by hand
+            distance = 2 + (max(1, hand) - 1) % (seats - 2)
+        return [sorted({s, (s + distance) % seats}) for s in range(seats)]
     elif kind == "rotating":                # the plan's team count for this hand, from the dealer's left
         plan = [int(k) for k in str(options.get("partner_plan", "2")).split(",")]
         k = plan[(max(1, hand) - 1) % len(plan)]
