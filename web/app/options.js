@@ -49,7 +49,7 @@ export const OPTIONS = [
   { name: "teams", label: "Teams", hint: "regular partners", type: "int", min: 2, max: 5, defaults: { sparts: 2, spartsel: 2 } },
   { name: "partner_plan", label: "Partner plan", hint: "teams per hand, e.g. 2,3,0", type: "text", pattern: "[0-9](,[0-9]){0,15}",
     defaults: { sparts: "2", spartsel: "2" } },
-  { name: "progressive_rotated", label: "Rotate progressive partners", hint: "2, 3, 4… to the left by hand", type: "bool",
+  { name: "progressive_rotated", label: "Rotate progressive", hint: "partner 2, 3, 4… to the left", type: "bool",
     defaults: { sparts: false, spartsel: false } },
   { name: "reverse_partners", label: "Reverse partners", hint: "queen takes last trick", type: "bool",
     defaults: { sparts: false, spartsel: false } },
