@@ -28,7 +28,7 @@ struct Variant {
 
 }  // namespace
 
-TEST_CASE("e2e: in twenty games no card reaches a client before it is played, nor a secret bid") {
+TEST_CASE("e2e: in twenty-one games no card reaches a client before it is played, nor a secret bid") {
     TestServer server({"--messages-per-second", "100000", "--connections-per-address", "1000"});
     const std::vector<Variant> variants = {
         {"sparts", json::object(), 4},
@@ -47,6 +47,7 @@ TEST_CASE("e2e: in twenty games no card reaches a client before it is played, no
         {"spartsel", {{"seats", 3}, {"jokers", 4}, {"decks", 2}, {"hand_size", 30}}, 3},
         {"spartsel", {{"seats", 3}, {"jokers", 1}, {"secret_bids", true}, {"multi_pass", "back"}}, 3, true},
         {"spartsel", {{"seats", 6}, {"decks", 2}, {"jokers", 3}}, 6},
+        {"spartsel", {{"seats", 5}, {"partners", "progressive"}, {"progressive_rotated", true}}, 5},
         {"bga-sparts", {{"hand_cap", 4}}, 4},
         {"bga-sparts", {{"hearts_mode", "traditional"}, {"hand_cap", 4}}, 4},
         {"spades", {{"hand_cap", 4}}, 4},
