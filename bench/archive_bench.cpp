@@ -516,14 +516,14 @@ int size(const Args& a) {
         std::printf("  %-28s %10.1f MB  payload %10.1f MB  unused %8.1f MB\n", name.c_str(), per.getColumn(1).getDouble() / 1e6,
                     per.getColumn(2).getDouble() / 1e6, per.getColumn(3).getDouble() / 1e6);
     }
-    if (games > 0 && payload > 0)
+    if (games > 0 && payload > 0) {
         std::printf("per game: %.0f bytes on disk, %.0f bytes of payload (the archive's rows and records): %.2fx\n",
                     pages * page_size / games, payload / games, pages * page_size / payload);
-    // The archive alone, without what the tables open at the time hold (the journal, the games in progress).
-    if (games > 0 && payload > 0)
+        // The archive alone, without what the tables open at the time hold (the journal, the games in progress).
         std::printf("the archive's tables and indexes: %.0f bytes a game: %.2fx the rows' and records' payload, "
                     "%.2fx their own (the indexes' keys included)\n",
                     archive_bytes / games, archive_bytes / payload, archive_bytes / archive_payload);
+    }
     return 0;
 }
 

@@ -279,14 +279,17 @@ std::vector<StoredAction> actions_of(const GameLog& log) {
     return out;
 }
 
-Outcome<bool, std::string> play_log(const GameLog& log, const std::string& ruleset, std::uint64_t seed,
-                                    const LogVisitor& visit) {
-    if (log.verbatim) return std::string("a verbatim log: its events are not the engine's to play");
+Outcome<Ruleset, std::string> ruleset_of(const std::string& ruleset) {
     auto doc = parse_json_text(ruleset);
     if (!doc) return "the ruleset is not JSON: " + doc.error().message();
     auto rules = ruleset_from_json(*doc);
     if (!rules) return "the ruleset is refused: " + rules.error().message();
-    auto created = Game::create(*rules, seed);
+    return std::move(*rules);
+}
+
+Outcome<bool, std::string> play_log(const GameLog& log, const Ruleset& rules, std::uint64_t seed, const LogVisitor& visit) {
+    if (log.verbatim) return std::string("a verbatim log: its events are not the engine's to play");
+    auto created = Game::create(rules, seed);
     if (!created) return "the game cannot be created: " + created.error().message;
     Game g = std::move(*created);
     bool dealt = false;
@@ -351,7 +354,9 @@ Outcome<RenderedGame, std::string> render(const GameLog& log, const std::string&
             out.events.push_back({e.seq + k, game, event_name(events[k]), dump_text(archive_json(events[k])), e.at});
     };
     visit.table = [&](const GameLogEntry& e, std::span<const Event>) { verbatim(e); };
-    auto played = play_log(log, ruleset, seed, visit);
+    const auto rules = ruleset_of(ruleset);
+    if (!rules) return rules.error();
+    auto played = play_log(log, *rules, seed, visit);
     if (!played) return played.error();
     return out;
 }

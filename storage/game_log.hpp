@@ -15,6 +15,7 @@
 #include <string_view>
 #include <vector>
 #include "engine/event.hpp"
+#include "engine/ruleset.hpp"
 #include "protocol/outcome.hpp"
 #include "storage/records.hpp"
 
@@ -95,11 +96,13 @@ struct LogVisitor {
     std::function<void(const GameLogEntry&, std::span<const Event>)> table;
 };
 
+// A game's ruleset JSON as the engine's ruleset; what is wrong otherwise.
+Outcome<Ruleset, std::string> ruleset_of(const std::string& ruleset);
+
 // Plays a log through the engine from its deal, for a reader that wants the engine's events
 // rather than their JSON (the ratings' rebuild); what is wrong otherwise. A verbatim log has
-// no engine entries to play: an error. `ruleset` is the game's ruleset JSON.
-Outcome<bool, std::string> play_log(const GameLog& log, const std::string& ruleset, std::uint64_t seed,
-                                    const LogVisitor& visit);
+// no engine entries to play: an error.
+Outcome<bool, std::string> play_log(const GameLog& log, const Ruleset& rules, std::uint64_t seed, const LogVisitor& visit);
 
 // The game's events and actions. `ruleset` is the game's ruleset JSON.
 Outcome<RenderedGame, std::string> render(const GameLog& log, const std::string& ruleset, std::uint64_t seed, int game);

@@ -13,30 +13,45 @@
 
 namespace sparts::storage {
 
-Outcome<FinishGame, std::string> finish_of(const ArchivedGame& archived) {
-    const ArchivedGameSummary& s = archived.summary;
-    const auto doc = parse_json_text(s.ruleset);
-    if (!doc) return std::string("its ruleset is not JSON");
-    const auto rules = ruleset_from_json(*doc);
-    if (!rules) return "its ruleset is refused: " + rules.error().message();
-    auto created = Game::create(*rules, archived.seed);
-    if (!created) return "the game cannot be created: " + created.error().message;
-    Game game = std::move(*created);
-    GameTally tally(*rules, GameTally::starters_of(s.players));
+namespace {
+
+// A game's tally, kept as the table kept it live, event by event.
+struct Count {
+    GameTally tally;
     std::optional<GameOver> over;
-    const auto observe = [&](std::span<const Event> events) {
+
+    void observe(std::span<const Event> events) {
         for (const Event& e : events) {
             tally.observe(e);
             if (const auto* o = std::get_if<GameOver>(&e)) over = *o;
         }
-    };
+    }
+    Outcome<FinishGame, std::string> finish(const ArchivedGameSummary& s) const {
+        if (!over) return std::string("it has no game_over");
+        FinishGame f{s.table, s.game, s.result, s.finished};
+        f.preset = s.preset;
+        f.rated = tally.result(*over);
+        return f;
+    }
+};
+
+}  // namespace
+
+Outcome<FinishGame, std::string> finish_of(const ArchivedGame& archived) {
+    const ArchivedGameSummary& s = archived.summary;
+    const auto rules = ruleset_of(s.ruleset);
+    if (!rules) return rules.error();
+    auto created = Game::create(*rules, archived.seed);
+    if (!created) return "the game cannot be created: " + created.error().message;
+    Game game = std::move(*created);
+    Count count{GameTally(*rules, GameTally::starters_of(s.players)), std::nullopt};
     // The events in the order they were published: the table's own read from the archive,
     // the engine's made again by the actions, each at the seq its first event had.
     std::size_t next_action = 0;
     bool dealt = false;
     for (const StoredEvent& e : archived.events) {
         if (!is_engine_event(e.type)) {
-            if (const auto payload = parse_json_text(e.payload)) tally.observe_table_event(*payload);
+            if (const auto payload = parse_json_text(e.payload)) count.tally.observe_table_event(*payload);
             continue;
         }
         if (next_action < archived.actions.size() && archived.actions[next_action].seq == e.seq) {
@@ -47,17 +62,13 @@ Outcome<FinishGame, std::string> finish_of(const ArchivedGame& archived) {
             if (!action) return "action " + std::to_string(next_action) + ": " + action.error().message();
             const auto applied = game.apply(static_cast<Seat>(a.seat), *action);
             if (!applied) return "action " + std::to_string(next_action) + " is refused: " + applied.error().message;
-            observe(*applied);
+            count.observe(*applied);
         } else if (!dealt) {
             dealt = true;
-            observe(game.start());
+            count.observe(game.start());
         }
     }
-    if (!over) return std::string("it has no game_over");
-    FinishGame f{s.table, s.game, s.result, s.finished};
-    f.preset = s.preset;
-    f.rated = tally.result(*over);
-    return f;
+    return count.finish(s);
 }
 
 Outcome<FinishGame, std::string> finish_of(const ArchivedRecord& stored) {
@@ -71,32 +82,19 @@ Outcome<FinishGame, std::string> finish_of(const ArchivedRecord& stored) {
         return finish_of(ArchivedGame{s, stored.seed, stored.salt, std::move(rendered->actions), std::move(rendered->events)});
     }
     // The engine's events themselves, as the table tallied them: none rendered to JSON and parsed back.
-    const auto doc = parse_json_text(s.ruleset);
-    if (!doc) return std::string("its ruleset is not JSON");
-    const auto rules = ruleset_from_json(*doc);
-    if (!rules) return "its ruleset is refused: " + rules.error().message();
-    GameTally tally(*rules, GameTally::starters_of(s.players));
-    std::optional<GameOver> over;
-    const auto observe = [&](std::span<const Event> events) {
-        for (const Event& e : events) {
-            tally.observe(e);
-            if (const auto* o = std::get_if<GameOver>(&e)) over = *o;
-        }
-    };
+    const auto rules = ruleset_of(s.ruleset);
+    if (!rules) return rules.error();
+    Count count{GameTally(*rules, GameTally::starters_of(s.players)), std::nullopt};
     LogVisitor visit;
-    visit.engine = [&](const GameLogEntry&, std::span<const Event> events) { observe(events); };
+    visit.engine = [&](const GameLogEntry&, std::span<const Event> events) { count.observe(events); };
     visit.table = [&](const GameLogEntry& e, std::span<const Event> caused) {
-        if (!caused.empty()) return observe(caused);  // a migrated game's action, its events kept as stored
-        if (is_engine_event(e.type)) return;          // the rest of those events
-        if (const auto payload = parse_json_text(e.payload)) tally.observe_table_event(*payload);
+        if (!caused.empty()) return count.observe(caused);  // a migrated game's action, its events kept as stored
+        if (is_engine_event(e.type)) return;                // the rest of those events
+        if (const auto payload = parse_json_text(e.payload)) count.tally.observe_table_event(*payload);
     };
-    const auto played = play_log(*log, s.ruleset, stored.seed, visit);
+    const auto played = play_log(*log, *rules, stored.seed, visit);
     if (!played) return "its record does not play back: " + played.error();
-    if (!over) return std::string("it has no game_over");
-    FinishGame f{s.table, s.game, s.result, s.finished};
-    f.preset = s.preset;
-    f.rated = tally.result(*over);
-    return f;
+    return count.finish(s);
 }
 
 RebuiltRatings rebuild_ratings(Store& store) {
