@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "engine/hearts_scoring.hpp"
+#include "engine/joker_deck.hpp"
 #include "engine/rng.hpp"
 #include "engine/sparts_scoring.hpp"
 #include "engine/spades_scoring.hpp"
@@ -24,7 +25,7 @@ RuleError error(ErrorCode code, std::string message) { return {code, std::move(m
 
 Result<Game> Game::create(const Ruleset& rules, std::uint64_t seed, std::vector<StackedDeal> stacked) {
     if (auto e = validate(rules)) return *e;
-    const CardSet deck = CardSet::deck(rules.decks, rules.jokers);
+    const CardSet deck = deck_in_play(rules);
     for (std::size_t h = 0; h < stacked.size(); ++h) {
         const auto& d = stacked[h];
         CardSet all;
@@ -112,7 +113,7 @@ void Game::deal_hand() {
         // dealer's left; what is left over goes to the center in order.
         std::array<Card, 128> deck{};
         int count = 0;
-        for (Card c : CardSet::deck(rules_.decks, rules_.jokers)) deck[count++] = c;
+        for (Card c : deck_in_play(rules_)) deck[count++] = c;
         Rng rng(seed_, s_.hand);
         rng.shuffle(std::span<Card>(deck.data(), static_cast<std::size_t>(count)));
         for (int i = 0; i < n * hs; ++i) s_.hands[(s_.dealer + 1 + i) % n].insert(deck[i]);
@@ -431,6 +432,7 @@ void Game::on_bid(Seat seat, int bid) {
 
 CardSet Game::playable(Seat seat) const {
     const HandRules& h = s_.hand_rules;
+    const JokerDeck jd = rules_.joker_deck;
     const CardSet hand = s_.hands[seat];
     const bool first_trick = s_.trick_number == 1;
     CardSet allowed = hand;
@@ -438,19 +440,32 @@ CardSet Game::playable(Seat seat) const {
         // The first lead may be fixed: the 2 of clubs, or the lowest club in play.
         if (first_trick && !s_.required_lead.empty()) return s_.required_lead;
         if (h.hearts_restricted && !s_.hearts_broken) allowed &= ~kHearts;
-        if (h.spades_restricted && !s_.spades_broken) allowed &= ~kSpades;
+        if (h.spades_restricted && !s_.spades_broken) allowed &= ~cards_of_suit(jd, hand, Suit::spades);
         if (allowed.empty()) allowed = hand;  // only one kind of card left: lead it
     } else {
         const Card led = s_.trick.cards[0];
-        if (led.is_joker()) return hand;  // a led joker frees everyone (seed 002)
-        const CardSet follow = of_suit(hand, led.suit());
-        if (!follow.empty()) allowed = follow | (hand & CardSet::jokers());
+        if (led.is_joker() && jd == JokerDeck::none) return hand;  // a led joker frees everyone (seed 002)
+        const CardSet follow = cards_of_suit(jd, hand, suit_in_play(jd, led));
+        if (!follow.empty()) allowed = follow | (jd == JokerDeck::none ? hand & CardSet::jokers() : CardSet{});
+        if (!follow.empty() && big_joker_forces(seat)) allowed = CardSet::of(strongest(jd, follow));
     }
     if (first_trick && (h.no_points_first_trick || h.mercy_first_trick)) {
         const CardSet clean = allowed & ~(kHearts | (h.mercy_first_trick ? kSpades : kQueensOfSpades));
         if (!clean.empty()) allowed = clean;  // unless the hand holds nothing else
     }
     return allowed;
+}
+
+// Seed 003: "if the big joker is led, opponents must play their highest spade in that trick".
+bool Game::big_joker_forces(Seat seat) const {
+    return rules_.big_joker_forces && s_.trick.count > 0 && s_.trick.cards[0] == kBigJoker &&
+           rules_.side_of(seat) != rules_.side_of(s_.trick.leader);
+}
+
+// Whether `card` follows, leads and breaks as `suit` (a Spartsel joker has no suit).
+bool Game::plays_as(Card card, Suit suit) const {
+    if (card.is_joker() && rules_.joker_deck == JokerDeck::none) return false;
+    return suit_in_play(rules_.joker_deck, card) == suit;
 }
 
 std::optional<RuleError> Game::check_play(Seat seat, Card card) const {
@@ -463,15 +478,19 @@ std::optional<RuleError> Game::check_play(Seat seat, Card card) const {
         if (s_.trick_number == 1 && !s_.required_lead.empty())
             return error(ErrorCode::must_lead_card,
                          "the first trick is led with " + to_string(s_.required_lead.first()));
-        if (!card.is_joker() && card.suit() == Suit::hearts && h.hearts_restricted && !s_.hearts_broken)
+        if (plays_as(card, Suit::hearts) && h.hearts_restricted && !s_.hearts_broken)
             return error(ErrorCode::hearts_not_broken, "hearts cannot be led until they are broken");
-        if (!card.is_joker() && card.suit() == Suit::spades && h.spades_restricted && !s_.spades_broken)
+        if (plays_as(card, Suit::spades) && h.spades_restricted && !s_.spades_broken)
             return error(ErrorCode::spades_not_broken, "spades cannot be led until they are broken");
     } else {
-        const Card led = s_.trick.cards[0];
-        if (!of_suit(s_.hands[seat], led.suit()).empty() && (card.is_joker() || card.suit() != led.suit()))
-            return error(ErrorCode::must_follow_suit,
-                         "you must follow " + std::string(suit_name(led.suit())));
+        const JokerDeck jd = rules_.joker_deck;
+        const Suit led = suit_in_play(jd, s_.trick.cards[0]);
+        const CardSet follow = cards_of_suit(jd, s_.hands[seat], led);
+        if (!follow.empty() && !plays_as(card, led))
+            return error(ErrorCode::must_follow_suit, "you must follow " + std::string(suit_name(led)));
+        if (big_joker_forces(seat))
+            return error(ErrorCode::must_play_highest_spade,
+                         "the Big Joker was led: play your highest spade, " + to_string(strongest(jd, follow)));
     }
     if (h.mercy_first_trick)
         return error(ErrorCode::mercy_first_trick, "no heart nor spade may be played on the first trick");
@@ -484,18 +503,15 @@ void Game::on_play(Seat seat, Card card) {
     s_.hands[seat].erase(card);
     s_.trick.cards[s_.trick.count++] = card;
     emit(CardPlayed{seat, card, s_.trick_number});
-    if (!card.is_joker()) {
-        if (h.hearts_restricted && !s_.hearts_broken &&
-            (card.suit() == Suit::hearts || (h.queen_breaks_hearts && card.face() == kQueenOfSpades))) {
-            s_.hearts_broken = true;
-            emit(HeartsBroken{seat});
-        }
-        if (h.spades_restricted && !s_.spades_broken && card.suit() == Suit::spades &&
-            (h.spades_break == SpadesBreak::any_spade ||
-             (s_.trick.count > 1 && (s_.trick.cards[0].is_joker() || s_.trick.cards[0].suit() != Suit::spades)))) {
-            s_.spades_broken = true;
-            emit(SpadesBroken{seat});
-        }
+    if (h.hearts_restricted && !s_.hearts_broken &&
+        (plays_as(card, Suit::hearts) || (h.queen_breaks_hearts && !card.is_joker() && card.face() == kQueenOfSpades))) {
+        s_.hearts_broken = true;
+        emit(HeartsBroken{seat});
+    }
+    if (h.spades_restricted && !s_.spades_broken && plays_as(card, Suit::spades) &&
+        (h.spades_break == SpadesBreak::any_spade || (s_.trick.count > 1 && !plays_as(s_.trick.cards[0], Suit::spades)))) {
+        s_.spades_broken = true;
+        emit(SpadesBroken{seat});
     }
     if (s_.trick.count == rules_.seats) {
         finish_trick();
@@ -509,14 +525,18 @@ void Game::finish_trick() {
     const Trick& t = s_.trick;
     // A led joker wins; a later joker never does. Otherwise the highest trump, or
     // the highest card of the suit led; of two identical cards the first played wins.
+    // Joker Spades' jokers and raised deuces are trumps like any spade, by strength.
+    const JokerDeck jd = rules_.joker_deck;
+    const bool wild = jd == JokerDeck::none;
     int best = 0;
-    if (!t.cards[0].is_joker()) {
+    if (!(wild && t.cards[0].is_joker())) {
         for (int i = 1; i < n; ++i) {
             const Card c = t.cards[i], b = t.cards[best];
-            if (c.is_joker()) continue;
-            if (c.suit() == b.suit()) {
-                if (c.rank() > b.rank()) best = i;
-            } else if (s_.hand_rules.spades_trump && c.suit() == Suit::spades) {
+            if (wild && c.is_joker()) continue;
+            const Suit cs = suit_in_play(jd, c);
+            if (cs == suit_in_play(jd, b)) {
+                if (strength(jd, c) > strength(jd, b)) best = i;
+            } else if (s_.hand_rules.spades_trump && cs == Suit::spades) {
                 best = i;
             }
         }
@@ -769,7 +789,7 @@ std::string Game::check_invariants() const {
     CardSet center;
     for (int i = s_.center_given; i < s_.center_size; ++i) center.insert(s_.center[i]);
     if (!(e = place(center, "center")).empty()) return e;
-    if (seen != CardSet::deck(rules_.decks, rules_.jokers) || count != rules_.cards_in_play())
+    if (seen != deck_in_play(rules_) || count != rules_.cards_in_play())
         return "the cards in play are not all accounted for";
     if (s_.phase == Phase::playing) {
         int tricks = 0;

@@ -141,6 +141,8 @@ private:
     std::optional<RuleError> check_pass(Seat seat, CardSet cards, CardSet back) const;
     void begin_pass_round(int round, int distance, int count, int back_count);
     CardSet playable(Seat seat) const;
+    bool big_joker_forces(Seat seat) const;
+    bool plays_as(Card card, Suit suit) const;
     std::uint32_t allowed_bids(Seat seat) const;
 
     void on_choose(Seat seat, HandKind kind);

@@ -98,6 +98,25 @@ std::optional<RuleError> set_center_cards(Ruleset& r, std::string_view v) {
 
 std::string bool_text(bool b) { return b ? "true" : "false"; }
 
+std::optional<RuleError> set_joker_deck(Ruleset& r, std::string_view v) {
+    if (v == "none") r.joker_deck = JokerDeck::none;
+    else if (v == "big-little") r.joker_deck = JokerDeck::big_little;
+    else if (v == "jjdd") r.joker_deck = JokerDeck::jjdd;
+    else if (v == "deuces-high") r.joker_deck = JokerDeck::deuces_high;
+    else return bad_value("joker_deck", v, "none, big-little, jjdd or deuces-high");
+    return std::nullopt;
+}
+
+std::string get_joker_deck(const Ruleset& r) {
+    switch (r.joker_deck) {
+        case JokerDeck::none: return "none";
+        case JokerDeck::big_little: return "big-little";
+        case JokerDeck::jjdd: return "jjdd";
+        case JokerDeck::deuces_high: return "deuces-high";
+    }
+    return "none";
+}
+
 std::optional<RuleError> set_partners(Ruleset& r, std::string_view v) {
     if (v == "none") r.partners = Partners::none;
     else if (v == "regular") r.partners = Partners::regular;
@@ -356,6 +375,25 @@ const OptionInfo kOptions[] = {
      "003: \"a team who reaches the -200 points ends the game and the other team wins\"",
      fam(Family::spades), set_mercy_rule,
      [](const Ruleset& r) { return std::string(r.mercy_score ? "true" : "false"); }},
+    {"joker_deck", "none | big-little | jjdd | deuces-high",
+     "Joker Spades. big-little: the Big Joker (JK1) and Little Joker (JK2) are the two highest trumps, the 2 of "
+     "diamonds and 2 of hearts leave the deck. jjdd: Big Joker, Little Joker, 2 of diamonds, 2 of spades, then "
+     "the ace of spades; the 2 of hearts and 2 of clubs leave. deuces-high: Big Joker, Little Joker, 2 of "
+     "spades, then the ace; the 2 of diamonds and 2 of hearts leave. Every trump follows, leads and breaks as "
+     "a spade.",
+     "003: \"All 52 cards will be dealt, except the 2 of diamonds and the 2 of hearts which will be replaced by "
+     "the two joker cards\"; JJDD: https://afronautics.com/2017/12/13/joker-joker-deuce-deuce/ (\"the deuce of "
+     "hearts and deuce of clubs are removed ... the use of the deuce of diamonds as a spade\"); deuces high: "
+     "https://namegenerator.biz/playing-spades-with-jokers-and-deuces-online-why-the-big-wheels-change-everything-29o "
+     "(\"Big Joker ..., Small Joker ..., and then the 2 of Spades\")",
+     fam(Family::spades), set_joker_deck, get_joker_deck},
+    {"big_joker_forces_highest", "true | false",
+     "When the Big Joker is led, each opponent of its leader who holds a spade (a trump) must play their "
+     "highest; its leader's partner follows as usual. Needs a joker_deck.",
+     "003: \"if the big joker is led, opponents must play their highest spade in that trick. If the big joker "
+     "is played during a hand, opponents are not forced to play their highest spade.\"",
+     fam(Family::spades), BOOL_OPTION("big_joker_forces_highest", big_joker_forces),
+     [](const Ruleset& r) { return bool_text(r.big_joker_forces); }},
     {"game_clock", "0 | 1-86400", "Seconds on the game clock (0: none); when it runs out the game ends as of the last completed hand.",
      "004: \"You have 10 minutes to complete each game of Spades.\"; 002: \"Games can be played to a "
      "number of points, or to a number of hands or to a time\"", fam(Family::spades) | fam(Family::sparts),

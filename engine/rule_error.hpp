@@ -21,6 +21,7 @@ enum class ErrorCode : std::uint8_t {
     card_not_in_hand,
     must_follow_suit,
     must_lead_card,
+    must_play_highest_spade,
     hearts_not_broken,
     spades_not_broken,
     no_points_on_first_trick,

@@ -210,6 +210,10 @@ std::optional<RuleError> validate(const Ruleset& r) {
         return bad(ErrorCode::invalid_option_value, "progressive partners need at least 3 players");
     if (r.progressive_rotated && r.partners != Partners::progressive)
         return bad(ErrorCode::invalid_option_value, "progressive_rotated rotates progressive partners: set partners to progressive");
+    if (r.joker_deck != JokerDeck::none && r.family() != Family::spades)
+        return bad(ErrorCode::option_not_for_ruleset, "joker_deck belongs to the spades family");
+    if (r.big_joker_forces && r.joker_deck == JokerDeck::none)
+        return bad(ErrorCode::invalid_option_value, "big_joker_forces_highest needs a Big Joker: set joker_deck");
     if (r.min_bid < 0 || r.min_bid > r.hand_size)
         return bad(ErrorCode::invalid_option_value, "the lowest bid must be within the hand size");
     if (r.bag_rule != BagRule::none && (r.bag_threshold < 1 || r.bag_points < 0))

@@ -37,6 +37,14 @@ enum class FirstLead : std::uint8_t {
 };
 enum class SpadesBreak : std::uint8_t { any_spade, spade_not_led };
 enum class BagRule : std::uint8_t { none, penalty, bag_back };
+// Joker Spades (seed 003's FAQ and its house variants; joker_deck.hpp): which
+// cards rank above the ace of spades, and which deuces leave the deck.
+enum class JokerDeck : std::uint8_t {
+    none,
+    big_little,   // Big Joker, Little Joker; the 2 of diamonds and 2 of hearts removed
+    jjdd,         // Big, Little, 2 of diamonds, 2 of spades; the 2 of hearts and 2 of clubs removed
+    deuces_high,  // Big, Little, 2 of spades; the 2 of diamonds and 2 of hearts removed
+};
 // Who takes the center cards. Two-player tables always hand them out trick by
 // trick (2 to the first trick's winner, 1 to each later winner).
 enum class CenterRule : std::uint8_t { first_heart_or_queen, first_trick };
@@ -92,6 +100,8 @@ struct Ruleset {
     int bag_threshold = 0;
     int bag_points = 0;            // lost by the side (penalty) or given to the opponents (bag back)
     int mercy_score = 0;           // 0: off; else a side at or below it loses (seed 003: -200)
+    JokerDeck joker_deck = JokerDeck::none;
+    bool big_joker_forces = false; // a led Big Joker makes each opponent play their highest spade (seed 003)
 
     // Game end.
     int target_score = 0;          // 0: none

@@ -19,7 +19,7 @@ using namespace sparts::testing;
 
 namespace {
 
-constexpr std::uint64_t kFingerprint = 0x7d04e5763075b8c1ULL;
+constexpr std::uint64_t kFingerprint = 0xa70b71d35c541ecfULL;
 
 std::uint64_t fingerprint() {
     std::uint64_t h = fnv1a("");

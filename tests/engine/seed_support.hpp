@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "engine/game.hpp"
+#include "engine/joker_deck.hpp"
 #include "engine/score_sheet.hpp"
 
 namespace seedtest {
@@ -206,12 +207,14 @@ inline StackedDeal complete_deal(const Ruleset& rules, Hands hands, std::vector<
     CardSet placed;
     for (int s = 0; s < n; ++s) placed |= hands[s];
     for (Card c : center) placed.insert(c);
-    const CardSet rest = CardSet::deck(rules.decks, rules.jokers) & ~placed;
+    const CardSet rest = deck_in_play(rules) & ~placed;
     for (Card c : rest) {
         int best = -1, need_best = 0;
         for (int s = 0; s < n; ++s) {
             const int need = rules.hand_size - hands[s].size();
-            const bool avoided = !c.is_joker() && ((avoid[s] >> static_cast<int>(c.suit())) & 1);
+            // A Spartsel joker has no suit; Joker Spades' jokers are spades.
+            const bool suited = !c.is_joker() || rules.joker_deck != JokerDeck::none;
+            const bool avoided = suited && ((avoid[s] >> static_cast<int>(suit_in_play(rules.joker_deck, c))) & 1);
             if (need > need_best && !avoided) best = s, need_best = need;
         }
         if (best >= 0) {

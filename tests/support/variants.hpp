@@ -67,10 +67,14 @@ inline std::vector<Variant> variants_of(const std::string& preset) {
                 {preset, {{"target_score", "250"}}},
                 {preset, {{"sandbag_penalty", "5"}, {"mercy_rule", "true"}}},
                 {preset, {{"sandbag_penalty", "off"}}},
-                {preset, {{"game_clock", "600"}}}};
+                {preset, {{"game_clock", "600"}}},
+                {preset, {{"joker_deck", "big-little"}, {"big_joker_forces_highest", "true"}}},
+                {preset, {{"joker_deck", "jjdd"}}},
+                {preset, {{"joker_deck", "deuces-high"}, {"sandbag_penalty", "5"}}}};
     return {{preset, {}},
             {preset, {{"sandbag_penalty", "10"}}},
-            {preset, {{"target_score", "500"}, {"nil_value", "100"}}}};
+            {preset, {{"target_score", "500"}, {"nil_value", "100"}}},
+            {preset, {{"joker_deck", "jjdd"}, {"big_joker_forces_highest", "true"}}}};
 }
 
 }  // namespace sparts::testing

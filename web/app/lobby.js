@@ -300,7 +300,7 @@ export class LobbyView {
       if (o.type === "bool") {
         input = h("select", { id, name: o.name }, ["false", "true"].map((v) => h("option", { value: v, selected: formValue(o.default) === v }, v === "true" ? "on" : "off")));
       } else if (o.type === "enum") {
-        input = h("select", { id, name: o.name }, o.values.map((v) => h("option", { value: v, selected: formValue(o.default) === v }, v)));
+        input = h("select", { id, name: o.name }, o.values.map((v) => h("option", { value: v, selected: formValue(o.default) === v }, o.valueLabels?.[v] ?? v)));
       } else if (o.type === "int") {
         const [min, max] = o.range?.[preset] ?? [o.min, o.max];
         input = h("input", { id, name: o.name, type: "number", min, max, step: 1, required: true, value: formValue(o.default) });

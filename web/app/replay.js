@@ -3,7 +3,7 @@
 // play at a speed, and jumps to a hand or a trick (WebSocket replay messages)
 // beside the table, or under it on a phone.
 
-import { TableModel, describeEvent, errorWords, getGame, bidWords, sideOfSeat, trickWinner } from "../lib/index.js";
+import { TableModel, describeEvent, errorWords, getGame, bidWords, sideOfSeat, trickWinner, jokerDeckOf } from "../lib/index.js";
 import { h, fill, focusKey, restoreFocus } from "./dom.js";
 import { cardEl, ringPlace, trickEl, narrowScreen } from "./table.js";
 import { presetLabel, optionsInWords } from "./options.js";
@@ -51,7 +51,7 @@ export class ReplayView {
     try {
       this.outline = await this.client.replay(this.table, this.game, 0);
       const seats = Number(this.outline.ruleset?.options?.seats ?? 4);
-      this.model = new TableModel(this.table, { replay: true, seats });
+      this.model = new TableModel(this.table, { replay: true, seats, ruleset: this.outline.ruleset });
       this.playing = false;
       await this.seek({ position: this.position });
     } catch (err) {
@@ -248,7 +248,7 @@ export class ReplayView {
       h("h2", { class: "seat-name" }, this.nameOf(seat), badges.flatMap((b) => [" ", b])),
       lines,
       h("div", { class: "seat-hand", role: "group", "aria-label": `${this.nameOf(seat)}'s hand: ${hand.length} card${hand.length === 1 ? "" : "s"}` },
-        hand.map((c) => cardEl(c))));
+        hand.map((c) => cardEl(c, { jokerDeck: jokerDeckOf(this.outline?.ruleset) }))));
     }));
   }
 
@@ -257,7 +257,8 @@ export class ReplayView {
     const s = this.model.state;
     const v = s.view;
     let cards = v?.trick.cards ?? [];
-    let winner = cards.length ? trickWinner(cards, v.kind) : null;
+    const jokerDeck = jokerDeckOf(this.outline?.ruleset);
+    let winner = cards.length ? trickWinner(cards, v.kind, jokerDeck) : null;
     let caption = v?.phase === "playing" ? `Trick ${v.trick_number}` : "";
     if (v?.phase === "playing" && cards.length) caption += `: ${this.nameOf(cards[winner].seat)} ${cards.length === n ? "takes it" : "is winning"}`;
     let done = false;
@@ -272,7 +273,7 @@ export class ReplayView {
     const phone = narrowScreen();
     const spread = phone ? (n <= 4 ? [17, 14] : [30, 24]) : [n <= 4 ? 27 : 33, 20];
     const center = h("div", { class: `center${done ? " done" : ""}`, role: "group", "aria-label": "Cards on the table" },
-      trickEl(cards, winner, (seat) => seat, (pos) => ringPlace(pos, n, ...spread), (seat) => this.nameOf(seat)),
+      trickEl(cards, winner, (seat) => seat, (pos) => ringPlace(pos, n, ...spread), (seat) => this.nameOf(seat), jokerDeck),
       h("div", { class: "center-info" }, h("p", { class: "trick-caption" }, caption)));
     return { caption, center };
   }

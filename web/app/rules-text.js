@@ -231,6 +231,10 @@ export const RULES = {
           "text": "Spades are trump. No one may lead a spade until spades are broken, unless their hand holds only spades. Any spade played breaks spades."
         },
         {
+          "rule": "Joker Spades",
+          "text": "With joker_deck, the jokers (and the 2♦ in jjdd) are spades for following, leading, breaking and trumping, ranked as the option's row says; the removed deuces are not dealt. With big_joker_forces_highest, a led Big Joker makes each opponent play their highest trump (must_play_highest_spade)."
+        },
+        {
           "rule": "The team contract",
           "text": "The side's contract is the sum of its partners' bids, leaving out nil bids. A nil bidder's tricks count toward the partner's contract."
         },
@@ -337,7 +341,7 @@ export const RULES = {
     },
     {
       "rule": "Deck",
-      "text": "One 52-card deck with no jokers, except spartsel, which may use two decks and up to four jokers (decks, jokers)."
+      "text": "One 52-card deck with no jokers, except spartsel, which may use two decks and up to four jokers (decks, jokers), and Joker Spades (joker_deck), where two jokers replace two deuces."
     },
     {
       "rule": "Card order",
@@ -478,6 +482,22 @@ export const RULES = {
     "mercy_rule": {
       "values": "true, false",
       "meaning": "A team at −200 or below loses.",
+      "defaults": {
+        "spades": "false",
+        "worldwinner-spades": "false"
+      }
+    },
+    "joker_deck": {
+      "values": "none, big-little, jjdd, deuces-high",
+      "meaning": "Joker Spades. The Big Joker (JK1) and the Little Joker (JK2) join the trumps above the ace of spades and two deuces leave the deck, so 52 cards are still dealt. big-little: Big Joker, Little Joker, A♠ … 2♠; the 2♦ and 2♥ leave. jjdd (Joker-Joker-Deuce-Deuce): Big Joker, Little Joker, 2♦, 2♠, A♠ … 3♠; the 2♥ and 2♣ leave. deuces-high: Big Joker, Little Joker, 2♠, A♠ … 3♠; the 2♦ and 2♥ leave. Every trump (a joker, the 2♦ in jjdd) follows, leads and breaks as a spade: it may not be led before spades are broken, it must follow a spade lead, and it does not follow its printed suit.",
+      "defaults": {
+        "spades": "none",
+        "worldwinner-spades": "none"
+      }
+    },
+    "big_joker_forces_highest": {
+      "values": "true, false",
+      "meaning": "When the Big Joker is led, each opponent of its leader who holds a trump must play their highest one (must_play_highest_spade); the leader's partner follows as usual. A Big Joker played after the lead forces nothing. Needs a joker_deck (refused without: invalid_option_value).",
       "defaults": {
         "spades": "false",
         "worldwinner-spades": "false"

@@ -4,7 +4,7 @@
 
 import {
   cardName, cardShort, isRed, parseCard, describeEvent, errorWords, bidWords, passDirectionWords,
-  SCORE_COMPONENT_WORDS, sideOfSeat, ranksOf, trickWinner, checkDealCommitment, getPlayer,
+  SCORE_COMPONENT_WORDS, sideOfSeat, ranksOf, trickWinner, checkDealCommitment, getPlayer, jokerDeckOf,
 } from "../lib/index.js";
 import { h, patch, focusKey, restoreFocus } from "./dom.js";
 import { optionsInWords, presetLabel } from "./options.js";
@@ -14,13 +14,18 @@ import { cardFace } from "./card-face.js";
 const KIND_WORDS = { spades: "Spades", hearts: "Hearts", sparts: "Sparts", undecided: "to be chosen" };
 const PHASE_WORDS = { dealing: "Dealing", choosing: "Choosing", passing: "Passing", bidding: "Bidding", playing: "Playing", game_over: "Game over" };
 
-/** A face-up card; a button when `onclick` is given. */
+/**
+ * A face-up card; a button when `onclick` is given. `options.jokerDeck`: the table's
+ * joker_deck, so that Joker Spades' jokers say which is the Big one.
+ */
 export function cardEl(card, options = {}) {
   const c = parseCard(card);
-  const label = cardName(card);
+  const jokerDeck = options.jokerDeck ?? "none";
+  const label = cardName(card, jokerDeck);
   const cls = ["card", isRed(card) ? "red" : "black", c.joker ? "joker" : "", c.deck === 2 ? "deck2" : "", options.class ?? ""].filter(Boolean).join(" ");
   const symbol = c.joker ? "★" : cardShort(card).slice(-1);
-  const face = [h("span", { class: "rank", "aria-hidden": "true" }, cardShort(card).replace(/[♠♥♦♣]$/, "")),
+  const rank = c.joker && jokerDeck !== "none" ? (c.joker === 1 ? "Big" : "Little") : cardShort(card).replace(/[♠♥♦♣]$/, "");
+  const face = [h("span", { class: "rank", "aria-hidden": "true" }, rank),
     h("span", { class: "suit", "aria-hidden": "true" }, symbol), cardFace(c, symbol)];
   if (options.button) {
     return h("button", {
@@ -547,7 +552,8 @@ export class TableView {
     const v = s.view;
     let cards = v.trick.cards;
     let done = false;
-    let winner = cards.length ? trickWinner(cards, v.kind) : null;
+    const jokerDeck = jokerDeckOf(s.info?.ruleset);
+    let winner = cards.length ? trickWinner(cards, v.kind, jokerDeck) : null;
     let caption = "";
     if (v.phase === "playing" && cards.length) {
       caption = `Trick ${v.trick_number}: ${this.nameOf(cards[winner].seat)} ${cards.length === v.seats ? "takes it" : "is winning"}`;
@@ -579,13 +585,14 @@ export class TableView {
         s.you !== null ? h("button", { type: "button", class: "primary", id: "start", dataset: { focusKey: "start" }, disabled: !full, onclick: () => this.act(() => this.client.start(this.table), "Start") }, "Start the game") : null);
     }
     const { cards, done, winner, caption } = this.trickInfo();
+    const jokerDeck = jokerDeckOf(s.info?.ruleset);
     const order = this.order();
     const n = order.length;
     const centerWords = this.centerWords();
     return h("div", { class: `center${done ? " done" : ""}`, role: "group", "aria-label": "Cards on the table" },
       // Up to six seats a flatter ring: the trick's cards are as tall as the hand's, and the top
       // and bottom ones would reach the seats across. From seven, smaller cards need the room between them.
-      trickEl(cards, winner, (seat) => order.indexOf(seat), (pos) => ringPlace(pos, n, 36, n >= 7 ? 36 : 30), (seat) => this.nameOf(seat)),
+      trickEl(cards, winner, (seat) => order.indexOf(seat), (pos) => ringPlace(pos, n, 36, n >= 7 ? 36 : 30), (seat) => this.nameOf(seat), jokerDeck),
       // In the middle, where no card goes: the trick in words, what is broken, the center cards.
       h("div", { class: "center-info" },
         h("p", { class: "trick-caption", "aria-live": "polite" }, caption),
@@ -653,8 +660,8 @@ export class TableView {
     return h("div", { class: "action", role: "group", "aria-label": "Pass cards" },
       h("p", {}, `Choose ${legal.count} card${legal.count === 1 ? "" : "s"} to pass ${v.pass_round === 2 ? "back " : ""}to ${this.nameOf(to)} (${passDirectionWords(v.pass_distance, n)})`,
         legal.back_count ? `, then ${legal.back_count} to pass back to ${this.nameOf(from)}` : "", "."),
-      h("p", { class: "pass-list" }, `To ${this.nameOf(to)}: `, this.passSel.length ? this.passSel.map(cardName).join(", ") : "none yet",
-        legal.back_count ? [h("br"), `Back to ${this.nameOf(from)}: `, this.backSel.length ? this.backSel.map(cardName).join(", ") : "none yet"] : ""),
+      h("p", { class: "pass-list" }, `To ${this.nameOf(to)}: `, this.passSel.length ? this.passSel.map((c) => cardName(c)).join(", ") : "none yet",
+        legal.back_count ? [h("br"), `Back to ${this.nameOf(from)}: `, this.backSel.length ? this.backSel.map((c) => cardName(c)).join(", ") : "none yet"] : ""),
       h("button", { type: "button", class: "primary", id: "pass", disabled: !ready, dataset: { focusKey: "pass" }, onclick: () => this.act(async () => {
         await this.client.pass(this.table, this.passSel, this.backSel);
       }, "Pass") }, "Pass these cards"));
@@ -676,15 +683,16 @@ export class TableView {
     const legal = s.yourTurn?.legal;
     const playable = legal?.kind === "play" ? new Set(legal.cards) : null;
     const passing = legal?.kind === "pass";
+    const jokerDeck = jokerDeckOf(s.info?.ruleset);
     const cards = v.hand.map((card) => {
       if (passing) {
         const pressed = this.passSel.includes(card) || this.backSel.includes(card);
-        return cardEl(card, { button: true, pressed, class: pressed ? "selected" : "", onclick: () => this.togglePass(card, legal) });
+        return cardEl(card, { button: true, pressed, jokerDeck, class: pressed ? "selected" : "", onclick: () => this.togglePass(card, legal) });
       }
       const ok = playable?.has(card);
       const raised = ok && this.guard && this.raised === card;
       return cardEl(card, {
-        button: true, disabled: !ok, class: `${ok ? "playable" : ""}${raised ? " raised" : ""}`,
+        button: true, jokerDeck, disabled: !ok, class: `${ok ? "playable" : ""}${raised ? " raised" : ""}`,
         onclick: ok ? () => {
           if (this.guard && this.raised !== card) {
             this.raised = card;
@@ -704,7 +712,7 @@ export class TableView {
       class: `hand${playable ? " playing" : ""}`, role: "group", "aria-label": "Your hand",
       style: { "--step": `${fit.step}px`, "--card-w": `${fit.cardW}px`, "--card-h": `${fit.cardH}px` },
     }, rows,
-      v.center_cards?.length ? h("p", { class: "hint" }, `Center cards you took: ${v.center_cards.map(cardName).join(", ")}`) : null);
+      v.center_cards?.length ? h("p", { class: "hint" }, `Center cards you took: ${v.center_cards.map((c) => cardName(c)).join(", ")}`) : null);
   }
 
   /** Hand scored and game over, over the table. */
@@ -1044,14 +1052,14 @@ export class TableView {
  * The cards of a trick, each before the seat that played it: `posOf(seat)` its place round
  * the table, `placeOf(pos)` where that is (% of the box), who led and who is winning marked.
  */
-export function trickEl(cards, winner, posOf, placeOf, nameOf) {
+export function trickEl(cards, winner, posOf, placeOf, nameOf, jokerDeck = "none") {
   return h("div", { class: "trick" }, cards.map(({ seat, card }, i) => {
     const pos = posOf(seat);
     const place = placeOf(pos);
     return h("figure", {
       class: `played pos-${pos}${i === 0 ? " led" : ""}${i === winner ? " winning" : ""}`,
       dataset: { seat: String(seat) }, style: { "--x": `${place.x}%`, "--y": `${place.y}%` },
-    }, cardEl(card), h("figcaption", {}, nameOf(seat), i === 0 ? h("span", { class: "tag" }, " led") : ""));
+    }, cardEl(card, { jokerDeck }), h("figcaption", {}, nameOf(seat), i === 0 ? h("span", { class: "tag" }, " led") : ""));
   }));
 }
 

@@ -16,14 +16,21 @@ export interface ParsedCard {
 }
 export declare function isCard(s: unknown): s is Card;
 export declare function parseCard(card: Card): ParsedCard;
-/** "Queen of spades" */
-export declare function cardName(card: Card): string;
+/** The ruleset's joker_deck (Joker Spades), "none" without one. */
+export type JokerDeck = "none" | "big-little" | "jjdd" | "deuces-high";
+export declare function jokerDeckOf(ruleset: { options?: { joker_deck?: string } } | null | undefined): JokerDeck;
+/** The suit a card follows and is led as; null for a Spartsel joker. */
+export declare function suitInPlay(card: Card, jokerDeck?: JokerDeck): Suit | null;
+/** Order within suitInPlay: the rank 0..12, raised cards above the ace (up to 17, the Big Joker); -1 for a Spartsel joker. */
+export declare function strength(card: Card, jokerDeck?: JokerDeck): number;
+/** "Queen of spades"; "Big Joker" in Joker Spades */
+export declare function cardName(card: Card, jokerDeck?: JokerDeck): string;
 /** "Q♠" */
-export declare function cardShort(card: Card): string;
+export declare function cardShort(card: Card, jokerDeck?: JokerDeck): string;
 export declare function suitName(suit: Suit): string;
 export declare function suitSymbol(suit: Suit): string;
 export declare function isRed(card: Card): boolean;
-export declare function sortCards(cards: readonly Card[], options?: { suitOrder?: Suit[] }): Card[];
-export declare function groupBySuit(cards: readonly Card[], options?: { suitOrder?: Suit[] }): { suit: Suit | "joker"; cards: Card[] }[];
+export declare function sortCards(cards: readonly Card[], options?: { suitOrder?: Suit[]; jokerDeck?: JokerDeck }): Card[];
+export declare function groupBySuit(cards: readonly Card[], options?: { suitOrder?: Suit[]; jokerDeck?: JokerDeck }): { suit: Suit | "joker"; cards: Card[] }[];
 /** The index of the card winning a trick as it stands (cards in play order), or null for none. */
-export declare function trickWinner(cards: { seat: number; card: Card }[], kind: string): number | null;
+export declare function trickWinner(cards: { seat: number; card: Card }[], kind: string, jokerDeck?: JokerDeck): number | null;

@@ -3,7 +3,7 @@
 export { SpartsClient, SpartsError, PROTOCOL_VERSION } from "./client.js";
 export { TableModel, ranksOf, sideOfSeat, sidesFromPartners, partnersFromRuleset, CHAT_LINES } from "./table-model.js";
 export {
-  CARD_PATTERN, SUITS, RANKS, isCard, parseCard, cardName, cardShort, suitName, suitSymbol, isRed, sortCards, groupBySuit, trickWinner,
+  CARD_PATTERN, SUITS, RANKS, isCard, parseCard, cardName, cardShort, suitName, suitSymbol, isRed, sortCards, groupBySuit, trickWinner, jokerDeckOf, suitInPlay, strength,
 } from "./cards.js";
 export { describeEvent, errorWords, bidWords, passDirectionWords, handLine, SCORE_COMPONENT_WORDS } from "./words.js";
 export { listGames, getGame, getLeaderboard, getPlayer } from "./archive.js";

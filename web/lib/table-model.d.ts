@@ -46,7 +46,9 @@ export interface TableState {
 }
 
 export declare class TableModel {
-  constructor(table: string, options?: { replay?: boolean; seats?: number });
+  constructor(table: string, options?: { replay?: boolean; seats?: number; ruleset?: Ruleset | null });
+  /** Cards sorted as a hand is shown (Joker Spades' jokers above the ace of spades). */
+  sortHand(cards: readonly Card[]): Card[];
   readonly table: string;
   readonly replay: boolean;
   readonly seq: number;

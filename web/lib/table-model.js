@@ -9,7 +9,7 @@
 //   model.applyChat(line);           // table chat: no seq, kept beside the events
 //   model.state                      // see TableState in client.d.ts
 
-import { sortCards } from "./cards.js";
+import { sortCards, jokerDeckOf } from "./cards.js";
 
 // Chat lines a model keeps: the server replays 50 by default; a long session keeps more.
 export const CHAT_LINES = 200;
@@ -52,13 +52,15 @@ export function sidesFromPartners(partners, seats) {
 export class TableModel {
   /**
    * @param {string} table
-   * @param {{replay?: boolean, seats?: number}} [options] replay: events come from a
-   *   replay (every card shown, no seq order to keep); seats: how many seats, when no
-   *   snapshot says it.
+   * @param {{replay?: boolean, seats?: number, ruleset?: object}} [options] replay: events
+   *   come from a replay (every card shown, no seq order to keep); seats: how many seats,
+   *   when no snapshot says it; ruleset: the game's, when no table info gives it (a replay).
    */
   constructor(table, options = {}) {
     this.table = table;
     this.replay = Boolean(options.replay);
+    // A replay has no table info: its ruleset comes from the replay's outline.
+    this.ruleset = options.ruleset ?? null;
     this.state = {
       table,
       seq: 0,
@@ -109,7 +111,7 @@ export class TableModel {
     const n = s.info?.seats.length ?? s.view?.seats ?? 0;
     this.seats = n;
     s.hands = Array.from({ length: n }, () => null);
-    if (s.view && s.you !== null && s.view.hand) s.view.hand = s.hands[s.you] = sortCards(s.view.hand);
+    if (s.view && s.you !== null && s.view.hand) s.view.hand = s.hands[s.you] = this.sortHand(s.view.hand);
     s.sides = s.view ? sidesFromPartners(s.view.partners, n) : [];
     s.yourTurn = s.view?.legal ? { legal: s.view.legal, msLeft: snap.turn_ms_left ?? null, seq: snap.seq, receivedAt: Date.now() } : null;
     s.turnDeadline = snap.turn_ms_left != null ? Date.now() + snap.turn_ms_left : null;
@@ -121,6 +123,11 @@ export class TableModel {
     s.heldSeat = snap.held_seat ?? null;
   }
 
+  /** Cards sorted as a hand is shown: in Joker Spades the jokers sit above the ace of spades. */
+  sortHand(cards) {
+    return sortCards(cards, { jokerDeck: jokerDeckOf(this.state.info?.ruleset ?? this.ruleset) });
+  }
+
   /** A replay_state: every seat's hand and a spectator's view, before `position`. */
   applyReplayState(msg) {
     const s = this.state;
@@ -128,7 +135,7 @@ export class TableModel {
     s.view = clone(msg.view);
     const n = s.view?.seats ?? this.seats ?? msg.hands.length;
     this.seats = n;
-    s.hands = msg.hands.map((h) => sortCards(h));
+    s.hands = msg.hands.map((h) => this.sortHand(h));
     s.sides = s.view ? sidesFromPartners(s.view.partners, n) : [];
     s.lastTrick = null;
     s.handScored = null;
@@ -333,7 +340,7 @@ export class TableModel {
     if (!s.view) return;
     s.view.hand_sizes[e.seat] = e.count;
     if (e.cards) {
-      s.hands[e.seat] = sortCards(e.cards);
+      s.hands[e.seat] = this.sortHand(e.cards);
       if (e.seat === s.you && s.view.hand) s.view.hand = s.hands[e.seat];
     }
   }
@@ -381,7 +388,7 @@ export class TableModel {
     const v = s.view;
     v.hand_sizes[e.seat] += e.count;
     if (e.cards && s.hands[e.seat]) {
-      s.hands[e.seat] = sortCards([...s.hands[e.seat], ...e.cards]);
+      s.hands[e.seat] = this.sortHand([...s.hands[e.seat], ...e.cards]);
       if (e.seat === s.you && v.hand) {
         v.hand = s.hands[e.seat];
         v.cards_received = [...(v.cards_received ?? []), ...e.cards];

@@ -36,12 +36,12 @@ export function bidWords(bid) {
 }
 
 function list(cards) {
-  return cards.map(cardName).join(", ");
+  return cards.map((c) => cardName(c)).join(", ");
 }
 
 /** A hand in one line, by suit, as a hand record writes it: "♠ A 10 4 · ♥ Q 9 · ♦ 6 · ♣ J 3 · Joker". */
 export function handLine(cards) {
-  return groupBySuit(cards).map(({ suit, cards: of }) => (suit === "joker" ? of.map(cardShort).join(" ")
+  return groupBySuit(cards).map(({ suit, cards: of }) => (suit === "joker" ? of.map((c) => cardShort(c)).join(" ")
     : `${suitSymbol(suit)} ${of.map((c) => cardShort(c).slice(0, -1)).join(" ")}`)).join(" · ");
 }
 
@@ -134,6 +134,7 @@ const ERROR_WORDS = {
   hearts_not_broken: "Hearts are not broken yet.",
   spades_not_broken: "Spades are not broken yet.",
   must_lead_card: "You must lead the required card.",
+  must_play_highest_spade: "The Big Joker was led: you must play your highest spade.",
   no_points_on_first_trick: "No points on the first trick.",
   mercy_first_trick: "No hearts or spades on the first trick.",
   bid_out_of_range: "That bid is not allowed.",

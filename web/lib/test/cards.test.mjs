@@ -36,6 +36,23 @@ test("trickWinner: the suit led, spades trump but in Hearts hands, a led joker, 
   assert.equal(trickWinner(t(["QS", "QS'", "2S"]), "spades"), 0);
 });
 
+test("Joker Spades (docs/RULES.md joker_deck): jokers and raised deuces are the highest spades", () => {
+  const t = (cards) => cards.map((card, seat) => ({ seat, card }));
+  // A led joker is a spade lead, not a Spartsel joker that always wins.
+  assert.equal(trickWinner(t(["JK2", "AS", "JK1", "3S"]), "spades", "big-little"), 2);
+  assert.equal(trickWinner(t(["KH", "JK2", "AS", "2H"]), "spades", "big-little"), 1);
+  // jjdd: the 2 of diamonds is a spade over the 2 of spades and the ace, not a diamond.
+  assert.equal(trickWinner(t(["KD", "2D", "AD", "QD"]), "spades", "jjdd"), 1);
+  assert.equal(trickWinner(t(["AS", "2S", "2D", "KS"]), "spades", "jjdd"), 2);
+  assert.equal(trickWinner(t(["AS", "2S", "KS", "QS"]), "spades", "deuces-high"), 1);
+  assert.equal(trickWinner(t(["AS", "2S", "KS", "QS"]), "spades", "big-little"), 0);
+  assert.equal(cardName("JK1", "big-little"), "Big Joker");
+  assert.equal(cardShort("JK2", "jjdd"), "Little Joker");
+  assert.deepEqual(sortCards(["JK1", "2D", "AS", "3S", "2S", "KH", "JK2"], { jokerDeck: "jjdd" }),
+    ["3S", "AS", "2S", "2D", "JK2", "JK1", "KH"]);
+  assert.deepEqual(groupBySuit(["JK1", "4D", "9S"], { jokerDeck: "big-little" }).map((g) => g.suit), ["S", "D"]);
+});
+
 test("a hand in one line, by suit: the deal's line in the log", async () => {
   const { handLine, describeEvent } = await import("../index.js");
   assert.equal(handLine(["4S", "AS", "TS", "QH", "9H", "6D", "3C", "JC", "JK1"]), "\u2660 4 10 A \u00b7 \u2665 9 Q \u00b7 \u2663 3 J \u00b7 \u2666 6 \u00b7 Joker");
