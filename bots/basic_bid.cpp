@@ -48,7 +48,7 @@ Action spades_bid(const Reading& r) {
     const bool nil_allowed = r.rules.nil_allowed && (bids & 1u);
     // Seed 000: "if you have mostly low cards (no face cards), it might be worth bidding nil."
     const bool alone = r.team == (1u << r.me);
-    if (nil_allowed && !partner_nil && tricks < (alone ? 1.0 : 2.0) && nil_hand(r.hand, alone))
+    if (nil_allowed && !partner_nil && tricks < (alone ? 1.0 : 2.0) && nil_hand(r.hand, alone, r.jd))
         return Action::make_bid(0);
     // A little under the estimate: a set costs 10 a trick bid, an overtrick
     // gains 1 and a bag (measured in self-play with the arena: +10 a hand over

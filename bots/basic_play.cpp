@@ -47,7 +47,6 @@ struct Plan {
 
 bool is_queen_of_spades(Card c) { return !c.is_joker() && c.face() == kQueenOfSpades; }
 
-bool spade(Card c) { return !c.is_joker() && c.suit() == Suit::spades; }
 
 // The penalty cards seat `s` has taken this hand (center cards unseen).
 int penalty_cards(const Reading& r, Seat s) {
@@ -156,26 +155,26 @@ Plan points_plan(const Reading& r, const TrickRead& t) {
 double holds(const Reading& r, const TrickRead& t) {
     if (t.count == 0) return 0.0;
     if (t.joker_led) return 1.0;
-    return stands(r, t.lead.suit(), t.winning, t.later);
+    return stands(r, r.suit_of(t.lead), t.winning, t.later);
 }
 
 // What it costs to win with a card: its rank, trumps dearer than the suit led,
 // the queen of spades dearest in a points game.
 int win_cost(const Reading& r, const TrickRead& t, Card c, const Plan& p) {
-    if (c.is_joker()) return 40;
-    int cost = c.rank();
-    if (r.trump && spade(c) && (t.count == 0 || t.joker_led || t.lead.suit() != Suit::spades)) cost += 20;
+    if (r.wild(c)) return 40;
+    int cost = r.rank_of(c);
+    if (r.trump && r.spade(c) && (t.count == 0 || t.joker_led || r.suit_of(t.lead) != Suit::spades)) cost += 20;
     if (p.points_game) cost -= 3 * r.points(c);
     return cost;
 }
 
-bool master(const Reading& r, Card c) { return !c.is_joker() && r.higher_out(c).empty(); }
+bool master(const Reading& r, Card c) { return !r.wild(c) && r.higher_out(c).empty(); }
 
 // How much I want to be rid of a card, on a trick I do not take.
 int shed_value(const Reading& r, const TrickRead& t, Card c, const Plan& p) {
-    if (c.is_joker()) return p.aim == Aim::lose ? 5 : -60;  // a sure loser later, or a sure winner led
-    const int rank = c.rank();
-    const int len = suit_length(r.hand, c.suit());
+    if (r.wild(c)) return p.aim == Aim::lose ? 5 : -60;  // a sure loser later, or a sure winner led
+    const int rank = r.rank_of(c);
+    const int len = r.in_suit(r.hand, r.suit_of(c)).size();
     if (p.points_game) {
         const bool partner_takes = t.winner != kNoSeat && r.partner(t.winner) && !p.moon_stop;
         const int pts = r.points(c);
@@ -188,18 +187,18 @@ int shed_value(const Reading& r, const TrickRead& t, Card c, const Plan& p) {
         }
         int value = rank;
         // Hearts hands: the ace and king of spades catch the queen while it is out.
-        if (r.kind == HandKind::hearts && spade(c) && rank > queen && r.unseen.contains(kQueenOfSpades)) value += 30;
-        if (r.trump && spade(c)) value -= 15;  // keep trumps for the tricks I need
+        if (r.kind == HandKind::hearts && r.spade(c) && rank > queen && r.unseen.contains(kQueenOfSpades)) value += 30;
+        if (r.trump && r.spade(c)) value -= 15;  // keep trumps for the tricks I need
         if (p.aim == Aim::win) value = -rank - (master(r, c) ? 40 : 0) + (len <= 2 ? 5 : 0);
         return value + (len <= 2 ? 3 : 0);
     }
     // Spades hands.
     if (p.aim == Aim::win && !p.nil) {
         // Keep winners and trumps; throw low cards of short suits.
-        return -rank - (master(r, c) ? 40 : 0) - (spade(c) ? 30 : 0) + (len <= 2 ? 6 : 0);
+        return -rank - (master(r, c) ? 40 : 0) - (r.spade(c) ? 30 : 0) + (len <= 2 ? 6 : 0);
     }
     // Ducking or nil: shed the high side-suit cards that would take tricks later.
-    return rank - (spade(c) ? 30 : 0) + (master(r, c) ? 10 : 0);
+    return rank - (r.spade(c) ? 30 : 0) + (master(r, c) ? 10 : 0);
 }
 
 template <class Score>
@@ -252,7 +251,7 @@ Card follow(const Reading& r, const TrickRead& t, const Plan& p) {
     if (!losers.empty()) {
         if (p.nil_target != kNoSeat && ((t.later >> p.nil_target) & 1)) {
             // The nil bidder plays after me: stay low so that its card may win.
-            return best_of(losers, [&](Card c) { return -static_cast<int>(c.rank()) - (spade(c) ? 20 : 0); });
+            return best_of(losers, [&](Card c) { return -r.rank_of(c) - (r.spade(c) ? 20 : 0); });
         }
         return best_of(losers, [&](Card c) { return shed_value(r, t, c, p); });
     }
@@ -260,11 +259,11 @@ Card follow(const Reading& r, const TrickRead& t, const Plan& p) {
     // ones to duck later) but add no penalty; else the lowest, so others may go over.
     if (t.last()) {
         return best_of(winners, [&](Card c) {
-            return static_cast<int>(c.rank()) + (p.points_game ? 30 * r.points(c) : 0) - (spade(c) && r.trump ? 20 : 0);
+            return r.rank_of(c) + (p.points_game ? 30 * r.points(c) : 0) - (r.spade(c) && r.trump ? 20 : 0);
         });
     }
     return best_of(winners, [&](Card c) {
-        return -static_cast<int>(c.rank()) + (p.points_game ? 30 * r.points(c) : 0) - (spade(c) && r.trump ? 20 : 0);
+        return -r.rank_of(c) + (p.points_game ? 30 * r.points(c) : 0) - (r.spade(c) && r.trump ? 20 : 0);
     });
 }
 
@@ -274,34 +273,34 @@ Card lead(const Reading& r, const TrickRead& t, const Plan& p) {
         // A sure trick first: off-suit aces and other masters, then trumps.
         Card pick{};
         double pick_score = -1e9;
-        const int my_spades = suit_length(r.hand, Suit::spades);
-        const int spades_out = of_suit(r.unseen, Suit::spades).size();
+        const int my_spades = r.in_suit(r.hand, Suit::spades).size();
+        const int spades_out = r.in_suit(r.unseen, Suit::spades).size();
         for (Card c : legal) {
-            if (c.is_joker()) {
+            if (r.wild(c)) {
                 // A led joker always wins (seed 002), and frees the others to dump on it.
                 const double score = p.points_game ? 0.5 : 0.9;
                 if (score > pick_score) pick = c, pick_score = score;
                 continue;
             }
             double chance = win_chance(r, t, c);
-            if (p.points_game && c.suit() == Suit::hearts && !p.moon_stop) chance -= 0.5;
+            if (p.points_game && r.suit_of(c) == Suit::hearts && !p.moon_stop) chance -= 0.5;
             if (p.points_game && is_queen_of_spades(c)) chance -= 0.6;
             double score = chance;
-            if (spade(c) && r.trump) {
+            if (r.spade(c) && r.trump) {
                 // Draw trumps with a long holding; otherwise keep them for ruffing.
                 score -= my_spades >= 5 || my_spades > spades_out ? 0.05 : 0.3;
             }
-            score += c.rank() == ace ? 0.02 : 0.0;
+            score += r.rank_of(c) == ace ? 0.02 : 0.0;
             if (chance >= 0.75 && score > pick_score) pick = c, pick_score = score;
         }
         if (pick_score > -1e9) return pick;
         // No sure trick: lead low from a short side suit (to ruff later), else low from the longest.
         return best_of(legal, [&](Card c) {
-            if (c.is_joker()) return -100;
-            const int len = suit_length(r.hand, c.suit());
-            int score = -static_cast<int>(c.rank());
-            if (r.trump && spade(c)) score -= 30;
-            if (p.points_game && c.suit() == Suit::hearts) score -= 20;
+            if (r.wild(c)) return -100;
+            const int len = r.in_suit(r.hand, r.suit_of(c)).size();
+            int score = -r.rank_of(c);
+            if (r.trump && r.spade(c)) score -= 30;
+            if (p.points_game && r.suit_of(c) == Suit::hearts) score -= 20;
             if (r.trump && my_spades > 0 && len <= 2) score += 8;
             return score;
         });
@@ -310,9 +309,9 @@ Card lead(const Reading& r, const TrickRead& t, const Plan& p) {
     if (p.nil_target != kNoSeat) {
         // Lead low in a suit the nil bidder still holds.
         return best_of(legal, [&](Card c) {
-            if (c.is_joker()) return -100;
-            const int holds_suit = r.may_hold(p.nil_target, c.suit()) ? 20 : 0;
-            return holds_suit - static_cast<int>(c.rank()) - (spade(c) ? 10 : 0);
+            if (r.wild(c)) return -100;
+            const int holds_suit = r.may_hold(p.nil_target, r.suit_of(c)) ? 20 : 0;
+            return holds_suit - r.rank_of(c) - (r.spade(c) ? 10 : 0);
         });
     }
 
@@ -322,16 +321,16 @@ Card lead(const Reading& r, const TrickRead& t, const Plan& p) {
     const bool can_flush = r.kind == HandKind::hearts && queen_out && !of_suit(r.hand, Suit::spades).empty() &&
                            my_top_spade.rank() < queen;
     return best_of(legal, [&](Card c) {
-        if (c.is_joker()) return -100000;  // a led joker always wins
+        if (r.wild(c)) return -100000;  // a led joker always wins
         const double chance = win_chance(r, t, c);
         int score = -static_cast<int>(chance * 1000);
-        score -= c.rank();  // the lowest (measured: safer than shedding a high "sure loser")
+        score -= r.rank_of(c);  // the lowest (measured: safer than shedding a high "sure loser")
         if (p.points_game) {
             score += 4 * r.points(c) * (chance > 0.3 ? 10 : 1);
-            if (r.kind == HandKind::hearts && spade(c) && can_flush) score += 60;  // flush the queen
-            if (r.kind == HandKind::hearts && spade(c) && c.rank() > queen && queen_out) score -= 300;
+            if (r.kind == HandKind::hearts && r.spade(c) && can_flush) score += 60;  // flush the queen
+            if (r.kind == HandKind::hearts && r.spade(c) && r.rank_of(c) > queen && queen_out) score -= 300;
         }
-        if (!p.points_game && spade(c) && r.trump) score -= 50;
+        if (!p.points_game && r.spade(c) && r.trump) score -= 50;
         return score;
     });
 }

@@ -10,19 +10,26 @@ namespace sparts::bot {
 
 namespace {
 
-// A suit's cards, highest rank first (jokers left out).
-int sorted_desc(CardSet cards, std::array<Card, 32>& out) {
+// A suit's cards as they play, strongest first (Spartsel's wild jokers left out;
+// Joker Spades' jokers are the highest spades).
+int sorted_desc(JokerDeck jd, CardSet cards, std::array<Card, 32>& out) {
     int n = 0;
-    for (Card c : without_jokers(cards)) out[static_cast<std::size_t>(n++)] = c;
-    std::sort(out.begin(), out.begin() + n, [](Card a, Card b) { return a.rank() > b.rank(); });
+    for (Card c : jd == JokerDeck::none ? without_jokers(cards) : cards) out[static_cast<std::size_t>(n++)] = c;
+    std::sort(out.begin(), out.begin() + n, [&](Card a, Card b) { return strength(jd, a) > strength(jd, b); });
     return n;
 }
 
-// Cards of the suit in play, not in `hand`, ranked above `c`.
-int higher_outside(Card c, CardSet hand, int decks) {
+// Cards of c's suit in play, not in `hand`, ranked above `c`.
+int higher_outside(Card c, CardSet hand, const Ruleset& rules) {
+    const JokerDeck jd = rules.joker_deck;
     int k = 0;
+    if (jd != JokerDeck::none) {
+        for (Card o : cards_of_suit(jd, deck_in_play(rules), suit_in_play(jd, c)))
+            k += strength(jd, o) > strength(jd, c) && !hand.contains(o);
+        return k;
+    }
     for (int r = c.rank() + 1; r < kRankCount; ++r)
-        for (int copy = 0; copy < decks; ++copy)
+        for (int copy = 0; copy < rules.decks; ++copy)
             if (!hand.contains(Card::of(static_cast<Rank>(r), c.suit(), copy))) ++k;
     return k;
 }
@@ -39,23 +46,26 @@ double survives(int k, double a, int others) {
 
 double estimate_tricks(CardSet hand, const Ruleset& rules) {
     const int n = rules.seats, h = rules.hand_size, d = rules.decks;
+    const JokerDeck jd = rules.joker_deck;
     const int in_play = rules.cards_in_play();
-    const double per_suit = 13.0 * d;
+    // Cards of a suit in play: 13 a deck, but for Joker Spades' longer trumps and shorter side suits.
+    const CardSet deck = deck_in_play(rules);
+    auto per_suit = [&](Suit s) { return jd == JokerDeck::none ? 13.0 * d : cards_of_suit(jd, deck, s).size(); };
     std::array<Card, 32> cards{};
     double tricks = 0;
 
     // Trumps: an honour counts when enough other spades guard it against the
     // higher ones out; low spades beyond a normal holding are length tricks.
-    const int ls = sorted_desc(of_suit(hand, Suit::spades), cards);
+    const int ls = sorted_desc(jd, cards_of_suit(jd, hand, Suit::spades), cards);
     int counted = 0;
     for (int i = 0; i < ls; ++i) {
-        const int higher = higher_outside(cards[static_cast<std::size_t>(i)], hand, d);
+        const int higher = higher_outside(cards[static_cast<std::size_t>(i)], hand, rules);
         if (ls - 1 >= higher && higher <= 3) {
             tricks += higher == 0 ? 1.0 : 0.85;
             ++counted;
         }
     }
-    const int normal = static_cast<int>(per_suit * h / in_play);
+    const int normal = static_cast<int>(per_suit(Suit::spades) * h / in_play);
     const int length = std::min(ls - counted, std::max(0, ls - normal));
     tricks += 0.8 * length;
     const int spare = ls - counted - length;
@@ -64,11 +74,11 @@ double estimate_tricks(CardSet hand, const Ruleset& rules) {
     // wins when the suit still goes round (nobody trumps yet).
     double shortness = 0;
     for (Suit s : {Suit::clubs, Suit::diamonds, Suit::hearts}) {
-        const int l = sorted_desc(of_suit(hand, s), cards);
-        const double others_avg = (per_suit - l) * h / std::max(1, in_play - h);
+        const int l = sorted_desc(jd, cards_of_suit(jd, hand, s), cards);
+        const double others_avg = (per_suit(s) - l) * h / std::max(1, in_play - h);
         for (int i = 0; i < l; ++i) {
             const Card c = cards[static_cast<std::size_t>(i)];
-            const int higher = higher_outside(c, hand, d);
+            const int higher = higher_outside(c, hand, rules);
             if (l - 1 < higher || higher > 2) continue;
             const int round = higher + i + 1;
             double value = survives(round, others_avg, n - 1);
@@ -79,7 +89,7 @@ double estimate_tricks(CardSet hand, const Ruleset& rules) {
         shortness += l == 0 ? 2.0 : l == 1 ? 1.0 : l == 2 ? 0.4 : 0.0;
     }
     tricks += 0.8 * std::min<double>(spare, shortness);
-    tricks += 0.6 * (hand & CardSet::jokers()).size();
+    if (jd == JokerDeck::none) tricks += 0.6 * (hand & CardSet::jokers()).size();  // Spartsel's wild jokers
     // The counts above are right at four seats; with fewer seats each holds more
     // of every suit and wins more, with more seats fewer. Measured in self-play
     // of the basic bot (tricks taken / estimated, over thousands of hands).
@@ -87,17 +97,17 @@ double estimate_tricks(CardSet hand, const Ruleset& rules) {
     return tricks * kBySeats[std::clamp(n, 0, kMaxSeats)];
 }
 
-bool nil_hand(CardSet hand, bool alone) {
+bool nil_hand(CardSet hand, bool alone, JokerDeck jd) {
     // Alone (bga-sparts), every other seat works to set a nil and no partner
-    // covers it: ask for a safer hand.
-    const CardSet spades = of_suit(hand, Suit::spades);
+    // covers it: ask for a safer hand. A joker or raised deuce is a high spade.
+    const CardSet spades = cards_of_suit(jd, hand, Suit::spades);
     if (spades.size() >= (alone ? 3 : 4)) return false;
     for (Card c : spades) {
-        if (c.rank() >= (alone ? six : queen)) return false;
-        if (spades.size() == 3 && c.rank() >= ten) return false;
+        if (strength(jd, c) >= (alone ? six : queen)) return false;
+        if (spades.size() == 3 && strength(jd, c) >= ten) return false;
     }
     for (Suit s : {Suit::clubs, Suit::diamonds, Suit::hearts}) {
-        const CardSet suit = of_suit(hand, s);
+        const CardSet suit = cards_of_suit(jd, hand, s);
         for (Card c : suit) {
             int low = 0;
             for (Card o : suit) low += o.rank() <= seven;

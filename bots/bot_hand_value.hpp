@@ -4,6 +4,7 @@
 #pragma once
 
 #include "engine/card_set.hpp"
+#include "engine/joker_deck.hpp"
 #include "engine/ruleset.hpp"
 
 namespace sparts::bot {
@@ -23,8 +24,9 @@ double estimate_tricks(CardSet hand, const Ruleset& rules);
 // "You could try bidding Nil when you have one or two trump cards in your hand.
 // If those trumps are not high-ranked, let's say 2 to 10 ... But if you have
 // the Ace of Spades, you are winning at least one trick for sure."
-// `alone`: no partner to cover it (bga-sparts), so a stricter test.
-bool nil_hand(CardSet hand, bool alone);
+// `alone`: no partner to cover it (bga-sparts), so a stricter test. `jd`: in
+// Joker Spades the jokers (and jjdd's 2 of diamonds) are high spades.
+bool nil_hand(CardSet hand, bool alone, JokerDeck jd = JokerDeck::none);
 
 // How many penalty-catching cards a hand would hold in a Hearts hand (seed 000:
 // the queen of spades without three other spades, the ace and king of spades

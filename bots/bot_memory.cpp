@@ -2,6 +2,7 @@
 
 #include <type_traits>
 
+#include "engine/joker_deck.hpp"
 #include "engine/view.hpp"
 
 namespace sparts {
@@ -34,9 +35,13 @@ void BotMemory::on_card(const CardPlayed& e) {
         return;
     }
     // Not following the suit led shows a void: following suit comes before every
-    // other rule, and only a joker may be played instead (seed 002).
-    if (!trick_lead_.is_joker() && !e.card.is_joker() && e.card.suit() != trick_lead_.suit())
-        voids_[e.seat] = static_cast<std::uint8_t>(voids_[e.seat] | (1u << static_cast<int>(trick_lead_.suit())));
+    // other rule, and only a Spartsel joker may be played instead (seed 002). In
+    // Joker Spades the jokers and raised deuces follow as spades (joker_deck.hpp).
+    const JokerDeck jd = rules_.joker_deck;
+    if (jd == JokerDeck::none && (trick_lead_.is_joker() || e.card.is_joker())) return;
+    const Suit led = suit_in_play(jd, trick_lead_);
+    if (suit_in_play(jd, e.card) != led)
+        voids_[e.seat] = static_cast<std::uint8_t>(voids_[e.seat] | (1u << static_cast<int>(led)));
 }
 
 BotMemory BotMemory::imagined(Seat other, CardSet hand, CardSet center_cards) const {

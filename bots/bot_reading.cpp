@@ -49,17 +49,24 @@ Reading::Reading(const SeatView& v, const BotMemory& m)
       me(m.seat()),
       seats(v.seats),
       kind(v.kind),
+      jd(m.rules().joker_deck),
       trump(v.kind != HandKind::hearts),
       hand(v.hand),
       team(v.partners[m.seat()]),
       tricks_left(0) {
-    unseen = CardSet::deck(rules.decks, rules.jokers) & ~hand & ~m.played() & ~v.center_cards;
+    unseen = deck_in_play(rules) & ~hand & ~m.played() & ~v.center_cards;
     for (int i = 0; i < v.trick.count; ++i) unseen.erase(v.trick.cards[i]);
     tricks_left = v.phase == Phase::playing ? rules.hand_size - v.trick_number + 1 : rules.hand_size;
 }
 
 CardSet Reading::higher_out(Card card) const {
-    if (card.is_joker()) return {};
+    if (wild(card)) return {};
+    if (jd != JokerDeck::none) {
+        CardSet above;
+        for (Card c : in_suit(unseen, suit_of(card)))
+            if (rank_of(c) > rank_of(card)) above.insert(c);
+        return above;
+    }
     // The ranks above card's, in its suit, in both decks (card.hpp's bit layout).
     const std::uint64_t above = (std::uint64_t{0x1FFF} >> (card.rank() + 1)) << (card.rank() + 1);
     const std::uint64_t run = above << (16 * static_cast<int>(card.suit()));
@@ -67,9 +74,9 @@ CardSet Reading::higher_out(Card card) const {
 }
 
 bool Reading::may_hold(Seat seat, Suit suit) const {
-    if (seat == me) return !of_suit(hand, suit).empty();
-    if (!of_suit(memory.known_held(seat), suit).empty()) return true;
-    return !memory.void_in(seat, suit) && !of_suit(unseen, suit).empty();
+    if (seat == me) return !in_suit(hand, suit).empty();
+    if (!in_suit(memory.known_held(seat), suit).empty()) return true;
+    return !memory.void_in(seat, suit) && !in_suit(unseen, suit).empty();
 }
 
 namespace {
@@ -94,9 +101,9 @@ double Reading::holds_any(Seat seat, CardSet cards) const {
     // Cards I passed to someone else are not with this seat.
     for (int s = 0; s < seats; ++s)
         if (s != seat) cards &= ~memory.known_held(static_cast<Seat>(s));
-    int k = (cards & CardSet::jokers()).size();
+    int k = jd == JokerDeck::none ? (cards & CardSet::jokers()).size() : 0;
     for (int suit = 0; suit < kSuitCount; ++suit)
-        if (!memory.void_in(seat, static_cast<Suit>(suit))) k += of_suit(cards, static_cast<Suit>(suit)).size();
+        if (!memory.void_in(seat, static_cast<Suit>(suit))) k += in_suit(cards, static_cast<Suit>(suit)).size();
     const int pool = unseen.size();
     if (k == 0 || pool == 0) return 0.0;
     return chance_of_any(view.hand_sizes[seat], pool, k);
@@ -110,15 +117,15 @@ TrickRead read_trick(const Reading& r) {
         t.later = static_cast<std::uint16_t>(t.later | (1u << ((tr.leader + i) % r.seats)));
     if (tr.count == 0) return t;
     t.lead = tr.cards[0];
-    t.joker_led = t.lead.is_joker();
+    t.joker_led = r.wild(t.lead);
     int best = 0;
     if (!t.joker_led) {
         for (int i = 1; i < tr.count; ++i) {
             const Card c = tr.cards[i], b = tr.cards[best];
-            if (c.is_joker()) continue;
-            if (c.suit() == b.suit()) {
-                if (c.rank() > b.rank()) best = i;
-            } else if (r.trump && c.suit() == Suit::spades) {
+            if (r.wild(c)) continue;
+            if (r.suit_of(c) == r.suit_of(b)) {
+                if (r.rank_of(c) > r.rank_of(b)) best = i;
+            } else if (r.trump && r.suit_of(c) == Suit::spades) {
                 best = i;
             }
         }
@@ -131,36 +138,36 @@ TrickRead read_trick(const Reading& r) {
 
 bool takes_lead(const Reading& r, const TrickRead& t, Card c) {
     if (t.count == 0) return true;
-    if (t.joker_led || c.is_joker()) return false;
+    if (t.joker_led || r.wild(c)) return false;
     const Card w = t.winning;
-    if (c.suit() == w.suit()) return c.rank() > w.rank();
-    return r.trump && c.suit() == Suit::spades;
+    if (r.suit_of(c) == r.suit_of(w)) return r.rank_of(c) > r.rank_of(w);
+    return r.trump && r.suit_of(c) == Suit::spades;
 }
 
 double win_chance(const Reading& r, const TrickRead& t, Card c) {
     if (!takes_lead(r, t, c)) return 0.0;
-    if (c.is_joker()) return 1.0;  // only a led joker gets here: it always wins (seed 002)
-    return stands(r, t.count == 0 ? c.suit() : t.lead.suit(), c, t.later);
+    if (r.wild(c)) return 1.0;  // only a led joker gets here: it always wins (seed 002)
+    return stands(r, t.count == 0 ? r.suit_of(c) : r.suit_of(t.lead), c, t.later);
 }
 
 double stands(const Reading& r, Suit led, Card c, std::uint16_t later) {
-    const CardSet spades_out = of_suit(r.unseen, Suit::spades);
+    const CardSet spades_out = r.in_suit(r.unseen, Suit::spades);
     double chance = 1.0;
     for (int s = 0; s < r.seats; ++s) {
         if (!((later >> s) & 1)) continue;
         const Seat seat = static_cast<Seat>(s);
         double beat = 0.0;
         const bool may_follow = r.may_hold(seat, led);
-        if (c.suit() == led) {
+        if (r.suit_of(c) == led) {
             // Over it in the suit, or a trump from a seat that cannot follow.
             if (may_follow) beat = r.holds_any(seat, r.higher_out(c));
             if (r.trump && led != Suit::spades && !spades_out.empty() && r.may_hold(seat, Suit::spades)) {
-                const double cannot_follow = may_follow ? (of_suit(r.unseen, led).size() <= 2 ? 0.5 : 0.0) : 1.0;
+                const double cannot_follow = may_follow ? (r.in_suit(r.unseen, led).size() <= 2 ? 0.5 : 0.0) : 1.0;
                 beat = std::max(beat, cannot_follow * r.holds_any(seat, spades_out) * 0.8);
             }
-        } else if (r.trump && c.suit() == Suit::spades) {
+        } else if (r.trump && r.suit_of(c) == Suit::spades) {
             // My trump: over-trumped only by a seat that cannot follow either.
-            const double cannot_follow = may_follow ? (of_suit(r.unseen, led).size() <= 2 ? 0.5 : 0.0) : 1.0;
+            const double cannot_follow = may_follow ? (r.in_suit(r.unseen, led).size() <= 2 ? 0.5 : 0.0) : 1.0;
             beat = cannot_follow * r.holds_any(seat, r.higher_out(c));
         }
         chance *= 1.0 - std::clamp(beat, 0.0, 1.0);

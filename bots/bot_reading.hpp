@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "bots/bot_memory.hpp"
+#include "engine/joker_deck.hpp"
 #include "engine/view.hpp"
 
 namespace sparts::bot {
@@ -30,6 +31,7 @@ struct Reading {
     Seat me;
     int seats;
     HandKind kind;
+    JokerDeck jd;            // Joker Spades: jokers and raised deuces are spades (joker_deck.hpp)
     bool trump;              // spades are trump this hand
     CardSet hand;
     CardSet unseen;          // in play, not in my hand, not played, not my center cards
@@ -39,8 +41,16 @@ struct Reading {
     Reading(const SeatView& v, const BotMemory& m);
 
     bool partner(Seat s) const { return s != me && ((team >> s) & 1); }
+    // Cards as they play: a Spartsel joker is wild (no suit); in Joker Spades the
+    // jokers and raised deuces are the highest spades. Without a joker deck these
+    // are the printed suit and rank.
+    bool wild(Card c) const { return c.is_joker() && jd == JokerDeck::none; }
+    Suit suit_of(Card c) const { return suit_in_play(jd, c); }
+    int rank_of(Card c) const { return strength(jd, c); }
+    bool spade(Card c) const { return !wild(c) && suit_of(c) == Suit::spades; }
+    CardSet in_suit(CardSet cards, Suit suit) const { return cards_of_suit(jd, cards, suit); }
     int points(Card c) const { return card_points(c, kind, rules); }
-    // Unseen cards of `suit` ranked above `card`.
+    // Unseen cards of `card`'s suit in play ranked above it.
     CardSet higher_out(Card card) const;
     // True when `seat` may still hold a card of `suit` (it showed no void, and one is out).
     bool may_hold(Seat seat, Suit suit) const;

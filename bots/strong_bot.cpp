@@ -37,8 +37,11 @@ constexpr double kBidSigma = 1.5;
 constexpr int kMaxCandidates = 32;
 constexpr int kMaxCards = 128;
 
-bool sampling_suit_void(std::uint8_t voids, Card c) {
-    return !c.is_joker() && ((voids >> static_cast<int>(c.suit())) & 1);
+// Whether a seat void in the suits of `voids` cannot hold `c` (a Spartsel joker has no
+// suit; Joker Spades' jokers and raised deuces are spades).
+bool sampling_suit_void(JokerDeck jd, std::uint8_t voids, Card c) {
+    if (c.is_joker() && jd == JokerDeck::none) return false;
+    return (voids >> static_cast<int>(suit_in_play(jd, c))) & 1;
 }
 
 }  // namespace
@@ -61,7 +64,7 @@ struct Sampler {
 
     Sampler(const SeatView& v, const BotMemory& m)
         : view(v), memory(m), rules(m.rules()), me(m.seat()), seats(v.seats) {
-        CardSet unseen = CardSet::deck(rules.decks, rules.jokers) & ~view.hand & ~memory.played() &
+        CardSet unseen = deck_in_play(rules) & ~view.hand & ~memory.played() &
                          ~view.center_cards;
         for (int i = 0; i < view.trick.count; ++i) unseen.erase(view.trick.cards[i]);
         CardSet free = unseen;
@@ -79,7 +82,7 @@ struct Sampler {
         for (int i = 0; i < pool_size; ++i) {
             int k = rest > 0 ? 1 : 0;
             for (int s = 0; s < seats; ++s)
-                if (s != me && need[s] > 0 && !sampling_suit_void(memory.voids(static_cast<Seat>(s)), pool[i])) ++k;
+                if (s != me && need[s] > 0 && !sampling_suit_void(rules.joker_deck, memory.voids(static_cast<Seat>(s)), pool[i])) ++k;
             choices[static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(k);
         }
 
@@ -133,7 +136,7 @@ struct Sampler {
             const Card c = pool[i];
             int total = rest_room;
             for (int s = 0; s < seats; ++s)
-                if (s != me && room[s] > 0 && !(keep_voids && sampling_suit_void(memory.voids(static_cast<Seat>(s)), c)))
+                if (s != me && room[s] > 0 && !(keep_voids && sampling_suit_void(rules.joker_deck, memory.voids(static_cast<Seat>(s)), c)))
                     total += room[s];
             if (total == 0) return false;
             int pick = static_cast<int>(rng.below(static_cast<std::uint64_t>(total)));
@@ -145,7 +148,7 @@ struct Sampler {
             pick -= rest_room;
             for (int s = 0; s < seats; ++s) {
                 if (s == me || room[s] <= 0 ||
-                    (keep_voids && sampling_suit_void(memory.voids(static_cast<Seat>(s)), c)))
+                    (keep_voids && sampling_suit_void(rules.joker_deck, memory.voids(static_cast<Seat>(s)), c)))
                     continue;
                 if (pick < room[s]) {
                     hands[s].insert(c);
@@ -192,7 +195,7 @@ struct Sampler {
             if (s == me || view.bids[s] < 0) continue;
             const CardSet at_bid = st.hands[s] | memory.played_by(static_cast<Seat>(s));
             if (memory.nil(static_cast<Seat>(s))) {
-                w *= nil_hand(at_bid, false) ? 1.0 : 0.35;
+                w *= nil_hand(at_bid, false, rules.joker_deck) ? 1.0 : 0.35;
                 continue;
             }
             const double d = estimate_tricks(at_bid, rules) - view.bids[s];
@@ -219,7 +222,8 @@ int distinct_cards(const Reading& r, CardSet legal, std::array<Action, kMaxCandi
         taken.insert(c);
         if (n == kMaxCandidates) break;
         out[static_cast<std::size_t>(n++)] = Action::play(c);
-        if (c.is_joker()) continue;
+        // A wild joker, or a Joker Spades card raised above its printed rank, stands alone.
+        if (c.is_joker() || r.rank_of(c) != c.rank() || r.suit_of(c) != c.suit()) continue;
         // Absorb the cards above c that are worth the same.
         const int pts = r.points(c);
         for (int rank = c.rank() + 1; rank < kRankCount; ++rank) {
@@ -456,7 +460,7 @@ Action strong_action(const SeatView& view, const BotMemory& memory, Rng& rng, co
             for (int i = 0; i < n; ++i) {
                 const Card c = cands[static_cast<std::size_t>(i)].card;
                 if (!c.is_joker() && !basic.card.is_joker() && c.suit() == basic.card.suit() &&
-                    c.rank() <= basic.card.rank())
+                    c.rank() <= basic.card.rank() && strength(memory.rules().joker_deck, c) == c.rank())
                     basic_index = i;
             }
         }

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "bots/bot.hpp"
+#include "bots/bot_hand_value.hpp"
 #include "engine/view.hpp"
 #include "engine/seed_support.hpp"
 
@@ -265,5 +266,49 @@ TEST_CASE("bots let an opponent's nil take a trick") {
         const BotLevel level = which;  // a copy: clang 15 cannot capture a structured binding (INFO does)
         INFO(std::string(to_string(level)));
         CHECK(to_string(a.card) == "4H");
+    }
+}
+
+// Joker Spades (docs/RULES.md joker_deck): the jokers are the two highest trumps, so a
+// hand holding them counts them as sure tricks and is no nil hand.
+TEST_CASE("bots count Joker Spades' jokers as sure tricks, and no hand with a joker bids nil") {
+    for (const std::string deck : {"big-little", "jjdd"}) {
+        INFO(deck);
+        const Ruleset r = ruleset("spades", {{"joker_deck", deck}});
+        // Three sure trumps: the jokers over the ace (read as low clubs and diamonds, they were none).
+        const CardSet three = cards("JK1 JK2 AS 4H 5H 6H 7H 3D 4D 5D 3C 4C 5C");
+        CHECK(bot::estimate_tricks(three, r) >= 2.8);
+        Table strong_hand = open_table(r, 3, {complete_deal(r, hands_with({{0, "JK1 JK2 AS 4H 5H 6H 7H 3D 4D 5D 3C 4C 5C"}}))});
+        for (const auto& [which, a] : decisions(strong_hand, 0)) {
+            const BotLevel level = which;
+            INFO(std::string(to_string(level)));
+            CHECK(a.kind == ActionKind::bid);
+            CHECK(a.bid >= 2);
+        }
+        // Every other card low: without the joker this is kLowHand's nil.
+        Table low = open_table(r, 3, {complete_deal(r, hands_with({{0, "JK2 3S 4S 3H 4H 5H 6H 3D 4D 5D 6D 3C 4C"}}))});
+        for (const auto& [which, a] : decisions(low, 0)) {
+            const BotLevel level = which;
+            INFO(std::string(to_string(level)));
+            CHECK(a.kind == ActionKind::bid);
+            CHECK(a.bid >= 1);
+        }
+    }
+}
+
+TEST_CASE("bots take a trick with the Little Joker over the ace of spades when last to play") {
+    const Ruleset r = ruleset("spades", {{"joker_deck", "big-little"}});
+    std::array<unsigned, kMaxSeats> avoid{};
+    avoid[1] = avoid[2] = no(Suit::spades);
+    Table t = open_table(r, 3, {complete_deal(r, hands_with({{0, "JK1 AS KS QS JS TS 9S 8S 7S 6S 5S 4S 3S"}, {3, "JK2 2S"}}), {}, avoid)});
+    for (int bid : {10, 3, 1, 3}) t.bid(bid);  // seats 0, 1, 2, 3: seat 3's side needs its tricks
+    t.play("AS");
+    t.play(t.game.legal_moves(t.turn()).cards.first());
+    t.play(t.game.legal_moves(t.turn()).cards.first());
+    REQUIRE(t.turn() == 3);
+    for (const auto& [which, a] : decisions(t, 3)) {
+        const BotLevel level = which;
+        INFO(std::string(to_string(level)));
+        CHECK(a.card == card("JK2"));
     }
 }

@@ -16,6 +16,7 @@
 
 #include "bots/bot.hpp"
 #include "bots/bot_game.hpp"
+#include "engine/joker_deck.hpp"
 #include "engine/view.hpp"
 #include "support/fnv.hpp"
 #include "support/variants.hpp"
@@ -60,7 +61,8 @@ bool memory_is_true(const Game& g, const BotMemory& m) {
     for (int o = 0; o < g.rules().seats; ++o) {
         const Seat seat = static_cast<Seat>(o);
         for (int suit = 0; suit < kSuitCount; ++suit) {
-            if (m.void_in(seat, static_cast<Suit>(suit)) && !of_suit(s.hands[o], static_cast<Suit>(suit)).empty()) {
+            if (m.void_in(seat, static_cast<Suit>(suit)) &&
+                !cards_of_suit(g.rules().joker_deck, s.hands[o], static_cast<Suit>(suit)).empty()) {
                 FAIL_CHECK("seat " << int(m.seat()) << " believes seat " << o << " void in "
                                    << suit_name(static_cast<Suit>(suit)));
                 return false;

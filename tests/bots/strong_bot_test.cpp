@@ -18,6 +18,7 @@
 
 #include "bots/bot.hpp"
 #include "bots/strong_bot.hpp"
+#include "engine/joker_deck.hpp"
 #include "engine/view.hpp"
 #include "support/variants.hpp"
 
@@ -80,7 +81,8 @@ bool sample_is_consistent(const Game& real, const SeatView& view, const BotMemor
             return false;
         }
         for (int suit = 0; suit < kSuitCount; ++suit)
-            if (memory.void_in(seat, static_cast<Suit>(suit)) && !of_suit(st.hands[s], static_cast<Suit>(suit)).empty()) {
+            if (memory.void_in(seat, static_cast<Suit>(suit)) &&
+                !cards_of_suit(memory.rules().joker_deck, st.hands[s], static_cast<Suit>(suit)).empty()) {
                 // The sampler keeps voids whenever a deal with them exists, which the real deal proves.
                 FAIL_CHECK("seat " << s << " was dealt a card of a suit it showed void in");
                 return false;
