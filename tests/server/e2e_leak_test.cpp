@@ -28,7 +28,7 @@ struct Variant {
 
 }  // namespace
 
-TEST_CASE("e2e: in twenty-one games no card reaches a client before it is played, nor a secret bid") {
+TEST_CASE("e2e: in twenty-three games no card reaches a client before it is played, nor a secret bid") {
     TestServer server({"--messages-per-second", "100000", "--connections-per-address", "1000"});
     const std::vector<Variant> variants = {
         {"sparts", json::object(), 4},
@@ -52,6 +52,8 @@ TEST_CASE("e2e: in twenty-one games no card reaches a client before it is played
         {"bga-sparts", {{"hearts_mode", "traditional"}, {"hand_cap", 4}}, 4},
         {"spades", {{"hand_cap", 4}}, 4},
         {"worldwinner-spades", {{"hand_cap", 4}}, 4},
+        {"spades", {{"joker_deck", "jjdd"}, {"big_joker_forces_highest", true}, {"hand_cap", 4}}, 4},
+        {"worldwinner-spades", {{"joker_deck", "big-little"}, {"hand_cap", 4}}, 4},
     };
     EventLoop loop;
     std::vector<TableGame> games;

@@ -4,7 +4,7 @@ import asyncio
 
 import pytest
 
-from sparts_client import Bot, SpartsClient, TableModel, partners_for, play_table
+from sparts_client import Bot, SpartsClient, TableModel, partners_for, play_table, trick_winner
 
 
 def run(coro, timeout=90):
@@ -13,7 +13,8 @@ def run(coro, timeout=90):
 
 # Rulesets whose partners differ: across (Spades), none, regular teams of 3 at 6 seats,
 # rotating by a plan (2 teams, none, 3 teams), progressive (one-way, 2 to the left), and
-# progressive rotated (2, 3, then 4 to the left).
+# progressive rotated (2, 3, then 4 to the left); and the jokers of Joker Spades and of Spartsel,
+# whose tricks trick_winner must read as the server does.
 RULESETS = [
     ("spades", {"hand_cap": 2}),
     ("sparts", {"hand_cap": 2}),
@@ -21,6 +22,8 @@ RULESETS = [
     ("spartsel", {"seats": 6, "partners": "rotating", "partner_plan": "2,0,3", "hand_cap": 3}),
     ("spartsel", {"seats": 5, "partners": "progressive", "hand_cap": 2}),
     ("spartsel", {"seats": 5, "partners": "progressive", "progressive_rotated": True, "hand_cap": 3}),
+    ("spades", {"joker_deck": "jjdd", "big_joker_forces_highest": True, "hand_cap": 2}),
+    ("spartsel", {"jokers": 2, "hand_cap": 2}),
 ]
 
 
@@ -82,6 +85,9 @@ async def checked_game(url, preset, options):
         assert [t["trick"] for t in model.played_tricks] == list(range(1, len(model.played_tricks) + 1)), where
         done = model.played_tricks              # each winner leads the next trick
         assert [t["winner"] for t in done] == [t["leader"] for t in done[1:] + [model.trick]][:len(done)], where
+        for t in done:                          # and is the one trick_winner names
+            cards = [c["card"] for c in t["cards"]]
+            assert t["cards"][trick_winner(cards, model.kind, options.get("joker_deck", "none"))]["seat"] == t["winner"], where
         assert model.history_complete, where
         if preset == "spades":               # no pass, no center: the hand is what was dealt
             assert sorted(model.hand + model.played[0]) == sorted(dealt), where
@@ -161,3 +167,15 @@ def test_history_of_the_hand_across_taking_the_seat_back(server):
     assert complete is False and tricks == []
     assert sum(map(len, played)) == len(trick["cards"]) > 0
     assert all(played[c["seat"]] == [c["card"]] for c in trick["cards"])
+
+
+def test_trick_winner_reads_jokers_as_the_rules_do():
+    assert trick_winner([], "spades") is None
+    assert trick_winner(["9H", "KH", "2S", "AH"], "spades") == 2
+    assert trick_winner(["9H", "KH", "2S", "AH"], "hearts") == 3
+    assert trick_winner(["JK1", "AS", "KS"], "sparts") == 0          # a led Spartsel joker wins
+    assert trick_winner(["4D", "JK2", "5D"], "sparts") == 2          # a later one never does
+    assert trick_winner(["JK2", "AS", "JK1", "3S"], "spades", "big-little") == 2
+    assert trick_winner(["KD", "2D", "AD", "QD"], "spades", "jjdd") == 1   # a spade, not a diamond
+    assert trick_winner(["AS", "2S", "KS"], "spades", "deuces-high") == 1
+    assert trick_winner(["AS", "2S", "KS"], "spades", "big-little") == 0

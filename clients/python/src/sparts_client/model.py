@@ -5,6 +5,56 @@ from typing import Any, Dict, List, Optional
 
 CHAT_LINES = 200  # chat lines a model keeps (the server replays its last 50 by default)
 
+RANKS = "23456789TJQKA"
+
+
+def suit_in_play(card: str, joker_deck: str = "none") -> Optional[str]:
+    """The suit a card follows and is led as ("C", "D", "H", "S"). In Joker Spades
+    (the ruleset's ``joker_deck``, docs/RULES.md) the jokers and, with ``jjdd``, the 2 of
+    diamonds are spades; a Spartsel joker has none (None)."""
+    if joker_deck != "none" and (card.startswith("JK") or (joker_deck == "jjdd" and card == "2D")):
+        return "S"
+    return None if card.startswith("JK") else card[1]
+
+
+def strength(card: str, joker_deck: str = "none") -> int:
+    """A card's order within ``suit_in_play``: 0 for a 2 up to 12 for an ace; Joker Spades'
+    raised cards above the ace (the 2 of spades with ``deuces-high`` and ``jjdd``, then the 2
+    of diamonds with ``jjdd``, the Little Joker JK2, the Big Joker JK1); -1 for a Spartsel joker."""
+    if joker_deck != "none":
+        raised = {"JK1": 17, "JK2": 16}
+        if joker_deck == "jjdd":
+            raised["2D"] = 15
+        if joker_deck != "big-little":
+            raised["2S"] = 14
+        if card in raised:
+            return raised[card]
+    return -1 if card.startswith("JK") else RANKS.index(card[0])
+
+
+def trick_winner(cards: List[str], kind: str, joker_deck: str = "none") -> Optional[int]:
+    """The index (in play order) of the card that takes a trick as it stands
+    (docs/RULES.md): a led Spartsel joker wins and a later one never does; else the
+    highest spade when spades are trump (every hand but a Hearts hand), else the highest
+    card of the suit led; of two identical cards the first played. None for no card."""
+    if not cards:
+        return None
+    wild = joker_deck == "none"
+    if wild and cards[0].startswith("JK"):
+        return 0
+    best = 0
+    for i in range(1, len(cards)):
+        c, b = cards[i], cards[best]
+        if wild and c.startswith("JK"):
+            continue
+        suit = suit_in_play(c, joker_deck)
+        if suit == suit_in_play(b, joker_deck):
+            if strength(c, joker_deck) > strength(b, joker_deck):
+                best = i
+        elif kind != "hearts" and suit == "S":
+            best = i
+    return best
+
 
 def partners_for(ruleset: Optional[Dict[str, Any]], seats: int, hand: int, dealer: int) -> List[List[int]]:
     """Per seat, the seats whose results combine with its own on this hand (the seat
