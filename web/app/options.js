@@ -40,7 +40,7 @@ export const OPTIONS = [
     values: ["none", "big-little", "jjdd", "deuces-high"],
     valueLabels: { none: "none", "big-little": "Big, Little", jjdd: "Big, Little, 2♦, 2♠", "deuces-high": "Big, Little, 2♠" },
     defaults: { spades: "none", "worldwinner-spades": "none" } },
-  { name: "big_joker_forces_highest", label: "Big Joker led", hint: "forces the highest spade", type: "bool",
+  { name: "big_joker_forces_highest", label: "Big Joker forces", hint: "led, it draws each opponent's top spade", type: "bool",
     defaults: { spades: false, "worldwinner-spades": false } },
   { name: "center_cards", label: "Center cards", hint: "who takes the kitty", type: "enum",
     values: ["first-heart-or-queen", "first-trick"], defaults: { sparts: "first-heart-or-queen", spartsel: "first-heart-or-queen" } },

@@ -89,7 +89,7 @@ export class ReplayView {
     if (m.table !== this.table || m.game !== this.game || !this.model) return;
     this.model.applyEvent(m.seq, m.event);
     this.position = m.position + 1;
-    this.lastText = describeEvent(m.event, (s) => this.nameOf(s));
+    this.lastText = describeEvent(m.event, (s) => this.nameOf(s), { jokerDeck: jokerDeckOf(this.outline?.ruleset) });
     this.render();
   }
 

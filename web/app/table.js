@@ -24,8 +24,9 @@ export function cardEl(card, options = {}) {
   const label = cardName(card, jokerDeck);
   const cls = ["card", isRed(card) ? "red" : "black", c.joker ? "joker" : "", c.deck === 2 ? "deck2" : "", options.class ?? ""].filter(Boolean).join(" ");
   const symbol = c.joker ? "★" : cardShort(card).slice(-1);
-  const rank = c.joker && jokerDeck !== "none" ? (c.joker === 1 ? "Big" : "Little") : cardShort(card).replace(/[♠♥♦♣]$/, "");
-  const face = [h("span", { class: "rank", "aria-hidden": "true" }, rank),
+  const word = c.joker && jokerDeck !== "none";
+  const rank = word ? (c.joker === 1 ? "Big" : "Little") : cardShort(card).replace(/[♠♥♦♣]$/, "");
+  const face = [h("span", { class: word ? "rank rank-word" : "rank", "aria-hidden": "true" }, rank),
     h("span", { class: "suit", "aria-hidden": "true" }, symbol), cardFace(c, symbol)];
   if (options.button) {
     return h("button", {
@@ -85,7 +86,7 @@ export class TableView {
     this.offs.push(this.client.on("table", (m) => m.table === this.table && this.render()));
     this.offs.push(this.client.on("event", (msg) => {
       if (msg.table !== this.table) return;
-      this.addLog(describeEvent(msg.event, (s) => this.nameOf(s)), msg.event.type);
+      this.addLog(describeEvent(msg.event, (s) => this.nameOf(s), { jokerDeck: jokerDeckOf(this.state.info?.ruleset) }), msg.event.type);
       const e = msg.event;
       if (e.type === "card_played") {
         this.app.sound.play("card");

@@ -35,14 +35,18 @@ export function bidWords(bid) {
   return String(bid);
 }
 
-function list(cards) {
-  return cards.map((c) => cardName(c)).join(", ");
+function list(cards, jokerDeck = "none") {
+  return cards.map((c) => cardName(c, jokerDeck)).join(", ");
 }
 
-/** A hand in one line, by suit, as a hand record writes it: "♠ A 10 4 · ♥ Q 9 · ♦ 6 · ♣ J 3 · Joker". */
-export function handLine(cards) {
-  return groupBySuit(cards).map(({ suit, cards: of }) => (suit === "joker" ? of.map((c) => cardShort(c)).join(" ")
-    : `${suitSymbol(suit)} ${of.map((c) => cardShort(c).slice(0, -1)).join(" ")}`)).join(" · ");
+/**
+ * A hand in one line, by suit, as a hand record writes it: "♠ A 10 4 · ♥ Q 9 · ♦ 6 · ♣ J 3 · Joker".
+ * In Joker Spades (jokerDeck) the jokers and raised deuces end the spades: "♠ 4 A 2♦ Big Joker".
+ */
+export function handLine(cards, jokerDeck = "none") {
+  const inSuit = (c, suit) => (c.startsWith("JK") ? cardShort(c, jokerDeck) : c[1] !== suit ? cardShort(c) : cardShort(c).slice(0, -1));
+  return groupBySuit(cards, { jokerDeck }).map(({ suit, cards: of }) => (suit === "joker" ? of.map((c) => cardShort(c)).join(" ")
+    : `${suitSymbol(suit)} ${of.map((c) => inSuit(c, suit)).join(" ")}`)).join(" · ");
 }
 
 /** How far a pass goes, in words, at a table of `seats`. */
@@ -58,9 +62,11 @@ export function passDirectionWords(distance, seats) {
  * One event as a sentence. `nameOf(seat)` gives a seat's display name.
  * @param {object} e the event (an event envelope's `event`)
  * @param {(seat: number) => string} nameOf
+ * @param {{jokerDeck?: string}} [options] the table's joker_deck, so that Joker Spades' jokers are named
  * @returns {string}
  */
-export function describeEvent(e, nameOf = (s) => `Seat ${s + 1}`) {
+export function describeEvent(e, nameOf = (s) => `Seat ${s + 1}`, options = {}) {
+  const jokerDeck = options.jokerDeck ?? "none";
   switch (e.type) {
     case "seat_taken":
       return e.bot ? `A bot sits in seat ${e.seat + 1}.` : `${e.player?.name ?? "Someone"} sits in seat ${e.seat + 1}.`;
@@ -73,7 +79,7 @@ export function describeEvent(e, nameOf = (s) => `Seat ${s + 1}`) {
     case "hand_started":
       return `Hand ${e.hand}: ${nameOf(e.dealer)} deals${e.kind !== "undecided" ? ` (${KIND_WORDS[e.kind] ?? e.kind})` : ""}, ${e.hand_size} cards each${e.center_size ? `, ${e.center_size} to the center` : ""}.`;
     case "cards_dealt":
-      return e.cards ? `${nameOf(e.seat)} is dealt ${e.cards.length} card${e.cards.length === 1 ? "" : "s"}: ${handLine(e.cards)}.` : `${nameOf(e.seat)} is dealt ${e.count} cards.`;
+      return e.cards ? `${nameOf(e.seat)} is dealt ${e.cards.length} card${e.cards.length === 1 ? "" : "s"}: ${handLine(e.cards, jokerDeck)}.` : `${nameOf(e.seat)} is dealt ${e.count} cards.`;
     case "choice_started":
       return `${nameOf(e.chooser)} holds the seven of diamonds and chooses Spades or Hearts.`;
     case "hand_kind_chosen":
@@ -81,9 +87,9 @@ export function describeEvent(e, nameOf = (s) => `Seat ${s + 1}`) {
     case "passing_started":
       return `Pass ${e.count} card${e.count === 1 ? "" : "s"}${e.round === 2 ? " back" : ""}${e.back_count ? ` and ${e.back_count} back` : ""}.`;
     case "cards_passed":
-      return e.cards ? `${nameOf(e.from)} passes ${list(e.cards)} to ${nameOf(e.to)}.` : `${nameOf(e.from)} passes ${e.count} cards to ${nameOf(e.to)}.`;
+      return e.cards ? `${nameOf(e.from)} passes ${list(e.cards, jokerDeck)} to ${nameOf(e.to)}.` : `${nameOf(e.from)} passes ${e.count} cards to ${nameOf(e.to)}.`;
     case "cards_received":
-      return e.cards ? `${nameOf(e.seat)} receives ${list(e.cards)} from ${nameOf(e.from)}.` : `${nameOf(e.seat)} receives ${e.count} cards from ${nameOf(e.from)}.`;
+      return e.cards ? `${nameOf(e.seat)} receives ${list(e.cards, jokerDeck)} from ${nameOf(e.from)}.` : `${nameOf(e.seat)} receives ${e.count} cards from ${nameOf(e.from)}.`;
     case "bidding_started":
       return `Bidding starts with ${nameOf(e.first)}.`;
     case "bid_made":
@@ -94,7 +100,7 @@ export function describeEvent(e, nameOf = (s) => `Seat ${s + 1}`) {
     case "play_started":
       return `${nameOf(e.leader)} leads.`;
     case "card_played":
-      return `${nameOf(e.seat)} plays the ${cardName(e.card).replace(/^./, (c) => c.toLowerCase())}.`;
+      return `${nameOf(e.seat)} plays the ${e.card.startsWith("JK") && jokerDeck !== "none" ? cardName(e.card, jokerDeck) : cardName(e.card).replace(/^./, (c) => c.toLowerCase())}.`;
     case "hearts_broken":
       return `Hearts are broken.`;
     case "spades_broken":
@@ -102,7 +108,7 @@ export function describeEvent(e, nameOf = (s) => `Seat ${s + 1}`) {
     case "trick_won":
       return `${nameOf(e.winner)} wins trick ${e.trick}.`;
     case "center_taken":
-      return e.cards ? `${nameOf(e.seat)} takes the center: ${list(e.cards)}.` : `${nameOf(e.seat)} takes the ${e.count} center cards.`;
+      return e.cards ? `${nameOf(e.seat)} takes the center: ${list(e.cards, jokerDeck)}.` : `${nameOf(e.seat)} takes the ${e.count} center cards.`;
     case "hand_scored":
       return `Hand ${e.hand} scored: ${e.sides.map((x) => `${x.seats.map(nameOf).join(" & ")} ${x.hand_total >= 0 ? "+" : ""}${x.hand_total} (${x.score})`).join(", ")}.`;
     case "bag_penalty":

@@ -53,6 +53,13 @@ test("Joker Spades (docs/RULES.md joker_deck): jokers and raised deuces are the 
   assert.deepEqual(groupBySuit(["JK1", "4D", "9S"], { jokerDeck: "big-little" }).map((g) => g.suit), ["S", "D"]);
 });
 
+test("Joker Spades in words: the hand line and the log name the Big and Little Jokers", async () => {
+  const { handLine, describeEvent } = await import("../index.js");
+  assert.equal(handLine(["4S", "AS", "2D", "JK1", "5D", "3C"], "jjdd"), "\u2660 4 A 2\u2666 Big Joker \u00b7 \u2663 3 \u00b7 \u2666 5");
+  assert.equal(describeEvent({ type: "card_played", seat: 0, card: "JK2", trick: 1 }, () => "Ada", { jokerDeck: "big-little" }), "Ada plays the Little Joker.");
+  assert.equal(describeEvent({ type: "card_played", seat: 0, card: "JK2", trick: 1 }, () => "Ada"), "Ada plays the joker 2.");
+});
+
 test("a hand in one line, by suit: the deal's line in the log", async () => {
   const { handLine, describeEvent } = await import("../index.js");
   assert.equal(handLine(["4S", "AS", "TS", "QH", "9H", "6D", "3C", "JC", "JK1"]), "\u2660 4 10 A \u00b7 \u2665 9 Q \u00b7 \u2663 3 J \u00b7 \u2666 6 \u00b7 Joker");
