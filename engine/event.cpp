@@ -40,7 +40,7 @@ const char* to_string(ScoreComponent c) {
     static constexpr const char* names[kScoreComponentCount] = {
         "contract", "overtricks", "set",   "zero_bid", "nil",         "base",    "no_tricks",
         "hearts",   "queen_of_spades", "ten_of_hearts", "jack_of_diamonds", "moon", "bag_penalty",
-        "bag_back"};
+        "bag_back", "all_thirteen"};
     return names[static_cast<int>(c)];
 }
 

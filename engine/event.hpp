@@ -111,8 +111,9 @@ enum class ScoreComponent : std::uint8_t {
     moon,              // shooting the moon
     bag_penalty,       // bags reached the threshold
     bag_back,          // the opponents' bags reached the threshold (worldwinner)
+    all_thirteen,      // a side bid 13 and took them all (option all_thirteen_bonus)
 };
-inline constexpr int kScoreComponentCount = 14;
+inline constexpr int kScoreComponentCount = 15;
 const char* to_string(ScoreComponent c);
 
 struct SideScore {

@@ -377,6 +377,19 @@ std::uint32_t Game::allowed_bids(Seat seat) const {
     std::uint32_t mask = 0;
     for (int b = h.min_bid; b <= hs; ++b) mask |= 1u << b;
     if (h.nil_allowed) mask |= 1u;
+    if (rules_.min_side_bid > 0 && h.kind == HandKind::spades) {
+        // A minimum side bid (docs/RULES.md): once a partner has bid, the side's bids
+        // (a nil as 0) must reach it; a nil only if the partner's bid already does.
+        const std::uint16_t side = rules_.side_seats(rules_.side_of(seat));
+        int partners_bid = 0;
+        bool partner_bid = false;
+        for (int t = 0; t < rules_.seats; ++t)
+            if (t != seat && ((side >> t) & 1) && s_.bids[t] >= 0) partner_bid = true, partners_bid += s_.bids[t];
+        if (partner_bid) {
+            const int need = rules_.min_side_bid - partners_bid;
+            for (int b = 0; b < need && b <= hs; ++b) mask &= ~(1u << b);
+        }
+    }
     if (h.dealer_cannot_make_total && s_.bids_made == rules_.seats - 1) {
         // Seed 002: "the dealer cannot declare a number that would make the total
         // declared equal to the number available."
@@ -409,6 +422,10 @@ std::optional<RuleError> Game::check_bid(Seat seat, int bid) const {
     if (bid >= 0 && bid < 32 && ((allowed_bids(seat) >> bid) & 1)) return std::nullopt;
     const HandRules& h = s_.hand_rules;
     const int hs = rules_.hand_size;
+    if (bid >= 0 && bid <= hs && rules_.min_side_bid > 0 && (bid >= h.min_bid || (bid == 0 && h.nil_allowed)) &&
+        !h.dealer_cannot_make_total)
+        return error(ErrorCode::side_bid_too_low,
+                     "your side must bid at least " + std::to_string(rules_.min_side_bid) + " together");
     if (bid >= 0 && bid <= hs && h.dealer_cannot_make_total && (bid >= h.min_bid || (bid == 0 && h.nil_allowed)))
         return error(ErrorCode::dealer_cannot_make_total,
                      "as the last to bid you may not make the bids total " + std::to_string(hs));
@@ -605,7 +622,8 @@ void Game::score_hand() {
 
     switch (kind) {
         case HandKind::spades: {
-            const SpadesScoring scoring{10, rules_.effective_nil_value(), rules_.nil_tricks_count_for_partner};
+            const SpadesScoring scoring{10, rules_.effective_nil_value(), rules_.nil_tricks_count_for_partner,
+                                        rules_.failed_nil_bags, rules_.ten_for_two_hundred, rules_.all_thirteen_bonus};
             for (int side = 0; side < sides; ++side) {
                 std::array<SpadesBidder, kMaxSeats> members{};
                 int m = 0;
@@ -614,7 +632,7 @@ void Game::score_hand() {
                         members[m++] = {s_.bids[s], s_.bids[s] == 0 && rules_.nil_allowed, s_.tricks[s]};
                 const auto r = score_spades_side(std::span(members.data(), static_cast<std::size_t>(m)), scoring);
                 sheets[side] = r.sheet;
-                bags_gained[side] = r.overtricks;
+                bags_gained[side] = r.bags;
                 hs.sides[side].bid = static_cast<std::int16_t>(r.contract);
                 hs.sides[side].nil_bids = static_cast<std::uint8_t>(r.nils);
                 hs.sides[side].nils_made = static_cast<std::uint8_t>(r.nils_made);

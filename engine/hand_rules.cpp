@@ -12,7 +12,7 @@ HandRules hand_rules(const Ruleset& r, HandKind kind, int hand, int hearts_hands
             h.nil_allowed = r.nil_allowed;
             h.min_bid = static_cast<std::uint8_t>(r.min_bid);
             h.first_lead = r.spades_first_lead;
-            h.spades_restricted = true;
+            h.spades_restricted = !r.spades_any_time;
             h.spades_break = r.spades_break;
             break;
         case HandKind::hearts: {

@@ -98,6 +98,18 @@ std::optional<RuleError> set_center_cards(Ruleset& r, std::string_view v) {
 
 std::string bool_text(bool b) { return b ? "true" : "false"; }
 
+std::optional<RuleError> set_failed_nil_tricks(Ruleset& r, std::string_view v) {
+    if (v == "partner") r.nil_tricks_count_for_partner = true, r.failed_nil_bags = false;
+    else if (v == "none") r.nil_tricks_count_for_partner = false, r.failed_nil_bags = false;
+    else if (v == "bags") r.nil_tricks_count_for_partner = false, r.failed_nil_bags = true;
+    else return bad_value("failed_nil_tricks", v, "partner, none or bags");
+    return std::nullopt;
+}
+
+std::string get_failed_nil_tricks(const Ruleset& r) {
+    return r.nil_tricks_count_for_partner ? "partner" : r.failed_nil_bags ? "bags" : "none";
+}
+
 std::optional<RuleError> set_joker_deck(Ruleset& r, std::string_view v) {
     if (v == "none") r.joker_deck = JokerDeck::none;
     else if (v == "big-little") r.joker_deck = JokerDeck::big_little;
@@ -375,6 +387,43 @@ const OptionInfo kOptions[] = {
      "003: \"a team who reaches the -200 points ends the game and the other team wins\"",
      fam(Family::spades), set_mercy_rule,
      [](const Ruleset& r) { return std::string(r.mercy_score ? "true" : "false"); }},
+    {"min_bid", "1-6", "The lowest bid a player may make other than nil.",
+     "003: \"There is only one round of bidding, and the minimum bid is One.\"; higher: "
+     "https://learnthat.com/learn-to-play-the-card-game-spades/2/ (\"some people play that no one can bid 1\")",
+     fam(Family::spades), INT_OPTION("min_bid", 1, 6, min_bid), [](const Ruleset& r) { return std::to_string(r.min_bid); }},
+    {"min_side_bid", "0 | 1-13",
+     "A minimum bid for each side (0: none): once a partner has bid, the other's bid must bring the side's "
+     "bids (a nil as 0) to at least this; a nil only when the partner's bid already does.",
+     "https://learnthat.com/learn-to-play-the-card-game-spades/2/ (\"Some play that each team must bid a "
+     "minimum of 4 tricks. If a player bids Nil, that player's partner must bid at least 4.\")",
+     fam(Family::spades), INT_OPTION("min_side_bid", 0, 13, min_side_bid),
+     [](const Ruleset& r) { return std::to_string(r.min_side_bid); }},
+    {"ten_for_two_hundred", "true | false",
+     "A side whose contract is 10 or more and is made scores 200 for it instead of 10 a trick (overtricks "
+     "and a set as usual).",
+     "docs/RULES.md, decisions: the house rule \"10-for-200\" as players name it; no public rule page for it was found",
+     fam(Family::spades), BOOL_OPTION("ten_for_two_hundred", ten_for_two_hundred),
+     [](const Ruleset& r) { return bool_text(r.ten_for_two_hundred); }},
+    {"all_thirteen_bonus", "0 | 1-1000",
+     "Points a side gets on top of its contract for bidding 13 and taking all 13 tricks (0: none; 70 "
+     "makes the 200 of the page cited).",
+     "https://games.rmwinslow.com/rules/tricktaking-spades.html (\"If a team bids 13 and succeeds, they "
+     "earn +200 points instead of +130\")",
+     fam(Family::spades), INT_OPTION("all_thirteen_bonus", 0, 1000, all_thirteen_bonus),
+     [](const Ruleset& r) { return std::to_string(r.all_thirteen_bonus); }},
+    {"failed_nil_tricks", "partner | none | bags",
+     "The tricks a nil bidder takes: they count toward the partner's contract (and as bags over it), or for "
+     "nothing, or only as bags.",
+     "003: its nil example (\"gains 60 points for collectively taking 6 tricks\"); 004: \"The partner's bid is "
+     "treated just like a team bid, above.\" and its Example 4; bags: https://games.rmwinslow.com/rules/tricktaking-spades.html "
+     "(\"Any tricks that player earns are counted as bags instead of contributing to their teams total.\")",
+     fam(Family::spades), set_failed_nil_tricks, get_failed_nil_tricks},
+    {"spades_led_any_time", "true | false",
+     "Spades may be led from the first trick on, broken or not.",
+     "https://www.spadesformoney.com/how-spades-are-broken.html (\"some casual groups simply allow spades "
+     "to be led at any time\")",
+     fam(Family::spades), BOOL_OPTION("spades_led_any_time", spades_any_time),
+     [](const Ruleset& r) { return bool_text(r.spades_any_time); }},
     {"joker_deck", "none | big-little | jjdd | deuces-high",
      "Joker Spades. big-little: the Big Joker (JK1) and Little Joker (JK2) are the two highest trumps, the 2 of "
      "diamonds and 2 of hearts leave the deck. jjdd: Big Joker, Little Joker, 2 of diamonds, 2 of spades, then "

@@ -14,6 +14,7 @@ const char* to_string(ErrorCode code) {
         case ErrorCode::must_lead_card: return "must_lead_card";
         case ErrorCode::hearts_not_broken: return "hearts_not_broken";
         case ErrorCode::spades_not_broken: return "spades_not_broken";
+        case ErrorCode::side_bid_too_low: return "side_bid_too_low";
         case ErrorCode::must_play_highest_spade: return "must_play_highest_spade";
         case ErrorCode::no_points_on_first_trick: return "no_points_on_first_trick";
         case ErrorCode::mercy_first_trick: return "mercy_first_trick";

@@ -28,6 +28,7 @@ enum class ErrorCode : std::uint8_t {
     mercy_first_trick,
     bid_out_of_range,
     dealer_cannot_make_total,
+    side_bid_too_low,
     pass_wrong_count,
     already_passed,
     invalid_choice,

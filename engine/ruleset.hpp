@@ -94,6 +94,11 @@ struct Ruleset {
     bool nil_allowed = false;      // bid 0 is "nil" (a bonus/penalty bid) rather than a plain 0
     int nil_value = 0;             // 0: a fifth of the target score (100 at 500, 50 at 250)
     bool nil_tricks_count_for_partner = true;
+    bool failed_nil_bags = false;  // a failed nil's tricks are bags though they do not help the partner
+    int min_side_bid = 0;          // 0: off; else a side's bids together (nil as 0) reach at least this
+    bool ten_for_two_hundred = false;  // a contract of 10 or more, made, scores 200
+    int all_thirteen_bonus = 0;    // points for a side that bids 13 and takes them all
+    bool spades_any_time = false;  // spades may be led before they are broken
     FirstLead spades_first_lead = FirstLead::dealer_left;
     SpadesBreak spades_break = SpadesBreak::any_spade;
     BagRule bag_rule = BagRule::none;

@@ -23,11 +23,15 @@ SpadesSideResult score_spades_side(std::span<const SpadesBidder> side, const Spa
     if (rules.nil_tricks_count_for_partner) r.counted_tricks += nil_tricks;
     if (r.counted_tricks >= r.contract) {
         r.overtricks = r.counted_tricks - r.contract;
-        add(r.sheet, ScoreComponent::contract, rules.trick_value * r.contract);
+        // 10-for-200 (docs/RULES.md): a made contract of 10 or more is worth 200.
+        const bool big = rules.ten_for_two_hundred && r.contract >= 10;
+        add(r.sheet, ScoreComponent::contract, big ? 200 : rules.trick_value * r.contract);
         add(r.sheet, ScoreComponent::overtricks, r.overtricks);
+        if (rules.all_thirteen_bonus > 0 && r.contract == 13) add(r.sheet, ScoreComponent::all_thirteen, rules.all_thirteen_bonus);
     } else {
         add(r.sheet, ScoreComponent::set, -rules.trick_value * r.contract);
     }
+    r.bags = r.overtricks + (!rules.nil_tricks_count_for_partner && rules.failed_nil_bags ? nil_tricks : 0);
     return r;
 }
 

@@ -21,13 +21,17 @@ struct SpadesScoring {
     int trick_value = 10;
     int nil_value = 100;
     bool nil_tricks_count_for_partner = true;
+    bool failed_nil_bags = false;       // when they do not count: a failed nil's tricks are still bags
+    bool ten_for_two_hundred = false;   // a made contract of 10 or more scores 200
+    int all_thirteen_bonus = 0;         // a contract of 13, made: this much more
 };
 
 struct SpadesSideResult {
     ScoreSheet sheet{};
     int contract = 0;        // sum of the non-nil bids
     int counted_tricks = 0;  // tricks that count toward the contract
-    int overtricks = 0;      // bags, where bags are counted
+    int overtricks = 0;      // tricks over the contract, +1 each
+    int bags = 0;            // bags gained, where bags are counted: the overtricks (and failed_nil_bags' tricks)
     int nils = 0;
     int nils_made = 0;
 };

@@ -70,11 +70,14 @@ inline std::vector<Variant> variants_of(const std::string& preset) {
                 {preset, {{"game_clock", "600"}}},
                 {preset, {{"joker_deck", "big-little"}, {"big_joker_forces_highest", "true"}}},
                 {preset, {{"joker_deck", "jjdd"}}},
-                {preset, {{"joker_deck", "deuces-high"}, {"sandbag_penalty", "5"}}}};
+                {preset, {{"joker_deck", "deuces-high"}, {"sandbag_penalty", "5"}}},
+                {preset, {{"min_bid", "2"}, {"min_side_bid", "4"}, {"ten_for_two_hundred", "true"}, {"all_thirteen_bonus", "100"}}},
+                {preset, {{"failed_nil_tricks", "bags"}, {"spades_led_any_time", "true"}, {"joker_deck", "big-little"}}}};
     return {{preset, {}},
             {preset, {{"sandbag_penalty", "10"}}},
             {preset, {{"target_score", "500"}, {"nil_value", "100"}}},
-            {preset, {{"joker_deck", "jjdd"}, {"big_joker_forces_highest", "true"}}}};
+            {preset, {{"joker_deck", "jjdd"}, {"big_joker_forces_highest", "true"}}},
+            {preset, {{"failed_nil_tricks", "partner"}, {"min_side_bid", "5"}}}};
 }
 
 }  // namespace sparts::testing

@@ -235,6 +235,10 @@ export const RULES = {
           "text": "With joker_deck, the jokers (and the 2♦ in jjdd) are spades for following, leading, breaking and trumping, ranked as the option's row says; the removed deuces are not dealt. With big_joker_forces_highest, a led Big Joker makes each opponent play their highest trump (must_play_highest_spade)."
         },
         {
+          "rule": "House rules",
+          "text": "min_bid and min_side_bid narrow the bids (bid_out_of_range, side_bid_too_low); ten_for_two_hundred and all_thirteen_bonus change a made contract's score; failed_nil_tricks says what a failed nil's tricks are worth; spades_led_any_time lifts the breaking rule."
+        },
+        {
           "rule": "The team contract",
           "text": "The side's contract is the sum of its partners' bids, leaving out nil bids. A nil bidder's tricks count toward the partner's contract."
         },
@@ -482,6 +486,54 @@ export const RULES = {
     "mercy_rule": {
       "values": "true, false",
       "meaning": "A team at −200 or below loses.",
+      "defaults": {
+        "spades": "false",
+        "worldwinner-spades": "false"
+      }
+    },
+    "min_bid": {
+      "values": "1–6",
+      "meaning": "The lowest bid a player may make other than nil.",
+      "defaults": {
+        "spades": "1",
+        "worldwinner-spades": "1"
+      }
+    },
+    "min_side_bid": {
+      "values": "0–13",
+      "meaning": "A minimum bid for each side; 0: none. The first partner of a side to bid bids freely; once one has bid, the other's bid must bring the side's bids (a nil counting 0) to at least this (side_bid_too_low). A nil is allowed then only if the partner's bid already reaches it, so a nil bidder's partner bids at least this.",
+      "defaults": {
+        "spades": "0",
+        "worldwinner-spades": "0"
+      }
+    },
+    "ten_for_two_hundred": {
+      "values": "true, false",
+      "meaning": "10-for-200: a side whose contract is 10 or more and is made scores 200 for it (its contract line) instead of 10 a trick. Overtricks and a set are scored as usual.",
+      "defaults": {
+        "spades": "false",
+        "worldwinner-spades": "false"
+      }
+    },
+    "all_thirteen_bonus": {
+      "values": "0–1000",
+      "meaning": "Points (an all_thirteen line) for a side whose contract is 13 and that takes all 13 tricks, on top of its contract; 0: none. 70 gives the page's 200 for a made 13.",
+      "defaults": {
+        "spades": "0",
+        "worldwinner-spades": "0"
+      }
+    },
+    "failed_nil_tricks": {
+      "values": "partner, none, bags",
+      "meaning": "The tricks a nil bidder takes. partner: they count toward the partner's contract, and as bags beyond it. none: they count for nothing. bags: they do not help the contract but each is a bag (whether the contract is made or not).",
+      "defaults": {
+        "spades": "partner",
+        "worldwinner-spades": "none"
+      }
+    },
+    "spades_led_any_time": {
+      "values": "true, false",
+      "meaning": "Spades (with joker_deck, every trump) may be led from the first trick on, broken or not.",
       "defaults": {
         "spades": "false",
         "worldwinner-spades": "false"

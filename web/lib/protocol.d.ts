@@ -63,7 +63,7 @@ export type Invite = string;
 
 export type Preset = "bga-sparts" | "sparts" | "spartsel" | "spades" | "worldwinner-spades";
 
-export type OptionName = "seats" | "decks" | "jokers" | "hand_size" | "hands" | "scoring" | "center_cards" | "mooning" | "ten_of_hearts_minus_one" | "mercy" | "multi_pass" | "partners" | "teams" | "partner_plan" | "progressive_rotated" | "reverse_partners" | "secret_bids" | "target_score" | "game_length" | "hearts_mode" | "nil_value" | "sandbag_penalty" | "mercy_rule" | "joker_deck" | "big_joker_forces_highest" | "game_clock" | "hand_cap";
+export type OptionName = "seats" | "decks" | "jokers" | "hand_size" | "hands" | "scoring" | "center_cards" | "mooning" | "ten_of_hearts_minus_one" | "mercy" | "multi_pass" | "partners" | "teams" | "partner_plan" | "progressive_rotated" | "reverse_partners" | "secret_bids" | "target_score" | "game_length" | "hearts_mode" | "nil_value" | "sandbag_penalty" | "mercy_rule" | "min_bid" | "min_side_bid" | "ten_for_two_hundred" | "all_thirteen_bonus" | "failed_nil_tricks" | "spades_led_any_time" | "joker_deck" | "big_joker_forces_highest" | "game_clock" | "hand_cap";
 
 /** A ruleset as a client asks for it: a preset and named options applied in order to its defaults. Values are whole numbers, booleans or strings ("on", "10"); the server refuses an unknown option, one of another family, or a bad value with bad_ruleset. */
 export type RulesetRequest = {
@@ -100,6 +100,12 @@ export type Ruleset = {
     /** "off", 10, 5 or "bag-back" (10 and 5 are written as numbers). */
     sandbag_penalty?: "off" | 10 | 5 | "bag-back";
     mercy_rule?: boolean;
+    min_bid?: number;
+    min_side_bid?: number;
+    ten_for_two_hundred?: boolean;
+    all_thirteen_bonus?: number;
+    failed_nil_tricks?: "partner" | "none" | "bags";
+    spades_led_any_time?: boolean;
     /** Joker Spades: the Big Joker (JK1) and Little Joker (JK2) rank above the ace of spades; jjdd adds the 2 of diamonds and the 2 of spades under them, deuces-high the 2 of spades. docs/RULES.md. */
     joker_deck?: "none" | "big-little" | "jjdd" | "deuces-high";
     big_joker_forces_highest?: boolean;
@@ -115,7 +121,7 @@ export type Phase = "choosing" | "passing" | "bidding" | "playing" | "game_over"
 
 export type GameEndReason = "target_score" | "hand_limit" | "hand_cap" | "game_clock" | "mercy_rule";
 
-export type ScoreComponent = "contract" | "overtricks" | "set" | "zero_bid" | "nil" | "base" | "no_tricks" | "hearts" | "queen_of_spades" | "ten_of_hearts" | "jack_of_diamonds" | "moon" | "bag_penalty" | "bag_back";
+export type ScoreComponent = "contract" | "overtricks" | "set" | "zero_bid" | "nil" | "base" | "no_tricks" | "hearts" | "queen_of_spades" | "ten_of_hearts" | "jack_of_diamonds" | "moon" | "bag_penalty" | "bag_back" | "all_thirteen";
 
 /** A bid: a number of tricks, or "nil" in hands where nil may be bid. */
 export type BidValue = number | "nil";
@@ -283,7 +289,7 @@ export type View = {
   legal?: Legal;
 };
 
-export type ErrorCode = "bad_json" | "bad_message" | "unknown_type" | "bad_ruleset" | "binary_frame" | "rate_limited" | "hello_first" | "already_hello" | "unsupported_protocol" | "unknown_token" | "banned" | "guests_off" | "shutting_down" | "too_many_tables" | "too_many_tables_from_address" | "server_full" | "too_many_new_players" | "seat_change_mid_game" | "removed_from_table" | "internal" | "no_such_table" | "table_moved" | "table_unavailable" | "wrong_invite" | "bad_seat" | "seat_taken" | "table_full" | "not_at_table" | "chat_bad_text" | "chat_empty" | "chat_too_long" | "chat_rate_limited" | "already_seated" | "too_many_spectators" | "not_seated" | "already_started" | "seats_not_full" | "game_not_over" | "spectator_cannot_act" | "no_game" | "no_archive" | "no_such_game" | "broken_record" | "no_replay" | "bad_position" | "invalid_seat" | "not_your_turn" | "wrong_phase" | "game_over" | "invalid_card" | "card_not_in_hand" | "must_follow_suit" | "must_lead_card" | "must_play_highest_spade" | "hearts_not_broken" | "spades_not_broken" | "no_points_on_first_trick" | "mercy_first_trick" | "bid_out_of_range" | "dealer_cannot_make_total" | "pass_wrong_count" | "already_passed" | "invalid_choice" | "no_game_clock" | "logins_off" | "login_malformed" | "login_bad_signature" | "login_expired" | "login_not_yet_valid" | "login_wrong_issuer" | "login_wrong_audience" | "login_bad_subject" | "already_queued" | "already_playing" | "not_queued";
+export type ErrorCode = "bad_json" | "bad_message" | "unknown_type" | "bad_ruleset" | "binary_frame" | "rate_limited" | "hello_first" | "already_hello" | "unsupported_protocol" | "unknown_token" | "banned" | "guests_off" | "shutting_down" | "too_many_tables" | "too_many_tables_from_address" | "server_full" | "too_many_new_players" | "seat_change_mid_game" | "removed_from_table" | "internal" | "no_such_table" | "table_moved" | "table_unavailable" | "wrong_invite" | "bad_seat" | "seat_taken" | "table_full" | "not_at_table" | "chat_bad_text" | "chat_empty" | "chat_too_long" | "chat_rate_limited" | "already_seated" | "too_many_spectators" | "not_seated" | "already_started" | "seats_not_full" | "game_not_over" | "spectator_cannot_act" | "no_game" | "no_archive" | "no_such_game" | "broken_record" | "no_replay" | "bad_position" | "invalid_seat" | "not_your_turn" | "wrong_phase" | "game_over" | "invalid_card" | "card_not_in_hand" | "must_follow_suit" | "must_lead_card" | "must_play_highest_spade" | "hearts_not_broken" | "spades_not_broken" | "no_points_on_first_trick" | "mercy_first_trick" | "bid_out_of_range" | "dealer_cannot_make_total" | "side_bid_too_low" | "pass_wrong_count" | "already_passed" | "invalid_choice" | "no_game_clock" | "logins_off" | "login_malformed" | "login_bad_signature" | "login_expired" | "login_not_yet_valid" | "login_wrong_issuer" | "login_wrong_audience" | "login_bad_subject" | "already_queued" | "already_playing" | "not_queued";
 
 /** provably fair deals: lowercase hex of SHA-256(salt + ":" + seed in decimal), published when the game starts (PROTOCOL.md, "Provably fair deals") */
 export type DealCommitment = string;

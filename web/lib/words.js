@@ -27,6 +27,7 @@ export const SCORE_COMPONENT_WORDS = {
   moon: "Moon",
   bag_penalty: "Bag penalty",
   bag_back: "Bag back",
+  all_thirteen: "All 13",
 };
 
 /** A bid in words: "nil", "3", "secret", "—". */
@@ -145,6 +146,7 @@ const ERROR_WORDS = {
   mercy_first_trick: "No hearts or spades on the first trick.",
   bid_out_of_range: "That bid is not allowed.",
   dealer_cannot_make_total: "The dealer may not make the bids add up to the tricks.",
+  side_bid_too_low: "Your side's bids must reach its minimum.",
   pass_wrong_count: "Pass exactly the number of cards asked.",
   already_passed: "You have passed already.",
   wrong_invite: "The invite code is wrong.",

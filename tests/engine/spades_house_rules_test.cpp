@@ -1,0 +1,126 @@
+// The house rules of the spades family (docs/RULES.md §2, each with its source):
+// minimum bids per player and per side, 10-for-200, the all-13 bonus, what a
+// failed nil's tricks are worth, and spades led at any time. Seats a, b, c, e sit
+// clockwise from the dealer's left (e is the dealer); a and c are partners.
+#include <doctest/doctest.h>
+
+#include <vector>
+
+#include "engine/game.hpp"
+#include "engine/spades_scoring.hpp"
+#include "seed_support.hpp"
+
+using namespace sparts;
+using namespace seedtest;
+
+namespace {
+
+constexpr int e = 0, a = 1, b = 2, c = 3;
+
+Table bidding_table(std::vector<OptionSetting> options) {
+    const Ruleset r = ruleset("spades", std::move(options));
+    return open_table(r, static_cast<Seat>(e), {complete_deal(r, {})});
+}
+
+std::string bid_refused(Table& t, int seat, int bid) { return t.refused(static_cast<Seat>(seat), Action::make_bid(bid)); }
+
+int line(const SpadesSideResult& r, ScoreComponent what) { return get(r.sheet, what); }
+
+}  // namespace
+
+// learnthat.com: "some people play that no one can bid 1".
+TEST_CASE("spades house rules: min_bid raises the lowest bid but nil stays") {
+    Table t = bidding_table({{"min_bid", "3"}});
+    CHECK(t.game.legal_moves(static_cast<Seat>(a)).bids == ((0x3FFFu & ~0x7u) | 1u));  // nil, 3..13
+    CHECK(bid_refused(t, a, 2) == "bid_out_of_range");
+    t.bid(0);  // nil
+    t.bid(3);
+    CHECK(bid_refused(t, c, 1) == "bid_out_of_range");
+}
+
+// learnthat.com: "Some play that each team must bid a minimum of 4 tricks. If a player
+// bids Nil, that player's partner must bid at least 4."
+TEST_CASE("spades house rules: min_side_bid makes the second partner bring the side to 4") {
+    Table t = bidding_table({{"min_side_bid", "4"}});
+    t.bid(1);  // a: the first of its side bids freely
+    t.bid(3);  // b
+    CHECK(bid_refused(t, c, 2) == "side_bid_too_low");
+    CHECK(bid_refused(t, c, 0) == "side_bid_too_low");  // a nil would leave the side at 1
+    t.bid(3);  // c: 1 + 3 = 4
+    CHECK(bid_refused(t, e, 0) == "side_bid_too_low");  // b's 3 alone does not reach 4
+    t.bid(1);
+    CHECK(t.game.phase() == Phase::playing);
+
+    Table nil = bidding_table({{"min_side_bid", "4"}});
+    nil.bid(0);  // a: nil
+    nil.bid(4);  // b: its side reaches 4 alone...
+    CHECK(nil.game.legal_moves(static_cast<Seat>(c)).bids == (0x3FFFu & ~0xFu));  // c: 4..13
+    nil.bid(4);
+    CHECK((nil.game.legal_moves(static_cast<Seat>(e)).bids & 1u) == 1u);  // ...so e may bid nil
+    nil.bid(0);
+    CHECK(nil.game.phase() == Phase::playing);
+}
+
+TEST_CASE("spades house rules: 10-for-200 and the all-13 bonus") {
+    SpadesScoring plain;
+    SpadesScoring big = plain;
+    big.ten_for_two_hundred = true;
+    const std::vector<SpadesBidder> ten{{6, false, 6}, {4, false, 5}};
+    CHECK(line(score_spades_side(ten, plain), ScoreComponent::contract) == 100);
+    CHECK(line(score_spades_side(ten, big), ScoreComponent::contract) == 200);
+    CHECK(line(score_spades_side(ten, big), ScoreComponent::overtricks) == 1);
+    const std::vector<SpadesBidder> short_of_ten{{6, false, 5}, {4, false, 4}};
+    CHECK(line(score_spades_side(short_of_ten, big), ScoreComponent::set) == -100);  // a set as usual
+    const std::vector<SpadesBidder> nine{{5, false, 6}, {4, false, 6}};
+    CHECK(line(score_spades_side(nine, big), ScoreComponent::contract) == 90);
+
+    // rmwinslow.com: "If a team bids 13 and succeeds, they earn +200 points instead of +130": a bonus of 70.
+    SpadesScoring boston = plain;
+    boston.all_thirteen_bonus = 70;
+    const std::vector<SpadesBidder> thirteen{{7, false, 7}, {6, false, 6}};
+    const auto r = score_spades_side(thirteen, boston);
+    CHECK(line(r, ScoreComponent::contract) == 130);
+    CHECK(line(r, ScoreComponent::all_thirteen) == 70);
+    CHECK(total(r.sheet) == 200);
+    const std::vector<SpadesBidder> twelve{{7, false, 7}, {5, false, 6}};
+    CHECK(line(score_spades_side(twelve, boston), ScoreComponent::all_thirteen) == 0);  // 13 taken, 12 bid
+
+    auto off = make_ruleset("sparts", std::vector<OptionSetting>{{"ten_for_two_hundred", "true"}});
+    REQUIRE_FALSE(off);
+    CHECK(off.error().code == ErrorCode::option_not_for_ruleset);
+}
+
+// A failed nil's 2 tricks beside a partner who bid 4 and took 5: [003] counts them for the
+// partner (and as bags over the contract), [004] for nothing, rmwinslow.com only as bags.
+TEST_CASE("spades house rules: failed_nil_tricks partner, none and bags") {
+    const std::vector<SpadesBidder> side{{0, true, 2}, {4, false, 5}};
+    auto scored = [&](const char* mode) {
+        const Ruleset r = ruleset("spades", {{"failed_nil_tricks", mode}});
+        SpadesScoring s;
+        s.nil_tricks_count_for_partner = r.nil_tricks_count_for_partner;
+        s.failed_nil_bags = r.failed_nil_bags;
+        return score_spades_side(side, s);
+    };
+    const auto partner = scored("partner"), none = scored("none"), bags = scored("bags");
+    CHECK(line(partner, ScoreComponent::overtricks) == 3);
+    CHECK(partner.bags == 3);
+    CHECK(line(none, ScoreComponent::overtricks) == 1);
+    CHECK(none.bags == 1);
+    CHECK(line(bags, ScoreComponent::overtricks) == 1);
+    CHECK(bags.bags == 3);
+    for (const auto* r : {&partner, &none, &bags}) CHECK(line(*r, ScoreComponent::nil) == -100);
+    CHECK(ruleset("worldwinner-spades").nil_tricks_count_for_partner == false);
+}
+
+// spadesformoney.com: "some casual groups simply allow spades to be led at any time".
+TEST_CASE("spades house rules: spades_led_any_time lets a spade lead the first trick") {
+    Hands h{};
+    h[a] = cards("AS KH");
+    for (const char* led_any : {"false", "true"}) {
+        const Ruleset r = ruleset("spades", {{"spades_led_any_time", led_any}});
+        Table t = open_table(r, static_cast<Seat>(e), {complete_deal(r, h)});
+        for (int i = 0; i < 4; ++i) t.bid(3);
+        const std::string got = t.refused(static_cast<Seat>(a), Action::play(card("AS")));
+        CHECK(got == (std::string(led_any) == "true" ? "accepted" : "spades_not_broken"));
+    }
+}
