@@ -377,6 +377,12 @@ std::uint32_t Game::allowed_bids(Seat seat) const {
     std::uint32_t mask = 0;
     for (int b = h.min_bid; b <= hs; ++b) mask |= 1u << b;
     if (h.nil_allowed) mask |= 1u;
+    if (h.kind == HandKind::spades && rules_.bid_style != BidStyle::standard) {
+        // Whiz and Mirror name the bid from the spades held, whatever min_bid says;
+        // Suicide keeps min_bid above its 4.
+        const bool fixed = rules_.bid_style == BidStyle::whiz || rules_.bid_style == BidStyle::mirror;
+        mask = style_bids(seat) & (fixed ? (2u << hs) - 1 : mask);
+    }
     if (rules_.min_side_bid > 0 && h.kind == HandKind::spades) {
         // A minimum side bid (docs/RULES.md): once a partner has bid, the side's bids
         // (a nil as 0) must reach it; a nil only if the partner's bid already does.
@@ -418,10 +424,44 @@ std::uint32_t Game::allowed_bids(Seat seat) const {
     return mask;
 }
 
+// Suicide, Whiz and Mirror (docs/RULES.md bid_style): the bids the style leaves a
+// seat, nil as bit 0. A joker or raised deuce is a spade for the count.
+std::uint32_t Game::style_bids(Seat seat) const {
+    const int spades = cards_of_suit(rules_.joker_deck, s_.hands[seat], Suit::spades).size();
+    switch (rules_.bid_style) {
+        case BidStyle::standard: break;
+        case BidStyle::whiz: return 1u | (1u << spades);
+        case BidStyle::mirror: return 1u << spades;  // none: 0, a nil
+        case BidStyle::suicide: {
+            const std::uint32_t four_up = ~0u << 4;
+            for (int t = 0; t < rules_.seats; ++t)
+                if (t != seat && rules_.side_of(static_cast<Seat>(t)) == rules_.side_of(seat) && s_.bids[t] >= 0)
+                    return s_.bids[t] == 0 ? four_up : 1u;  // the opposite of the partner's
+            return 1u | four_up;
+        }
+    }
+    return ~0u;
+}
+
 std::optional<RuleError> Game::check_bid(Seat seat, int bid) const {
     if (bid >= 0 && bid < 32 && ((allowed_bids(seat) >> bid) & 1)) return std::nullopt;
     const HandRules& h = s_.hand_rules;
     const int hs = rules_.hand_size;
+    if (rules_.bid_style != BidStyle::standard && h.kind == HandKind::spades && bid >= 0 && bid <= hs &&
+        !((style_bids(seat) >> bid) & 1)) {
+        const int spades = cards_of_suit(rules_.joker_deck, s_.hands[seat], Suit::spades).size();
+        const std::string n = std::to_string(spades);
+        switch (rules_.bid_style) {
+            case BidStyle::whiz: return error(ErrorCode::bid_out_of_range, "in Whiz you bid your spades (" + n + ") or nil");
+            case BidStyle::mirror:
+                return error(ErrorCode::bid_out_of_range,
+                             spades ? "in Mirror you bid exactly your spades: " + n : "in Mirror, with no spades you bid nil");
+            default:
+                return error(ErrorCode::bid_out_of_range,
+                             "in Suicide one partner bids nil and the other 4 or more: bid " +
+                                 std::string((style_bids(seat) & 1u) ? (style_bids(seat) == 1u ? "nil" : "nil or 4 or more") : "4 or more"));
+        }
+    }
     if (bid >= 0 && bid <= hs && rules_.min_side_bid > 0 && (bid >= h.min_bid || (bid == 0 && h.nil_allowed)) &&
         !h.dealer_cannot_make_total)
         return error(ErrorCode::side_bid_too_low,

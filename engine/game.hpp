@@ -142,6 +142,7 @@ private:
     void begin_pass_round(int round, int distance, int count, int back_count);
     CardSet playable(Seat seat) const;
     bool big_joker_forces(Seat seat) const;
+    std::uint32_t style_bids(Seat seat) const;
     bool plays_as(Card card, Suit suit) const;
     std::uint32_t allowed_bids(Seat seat) const;
 

@@ -110,6 +110,25 @@ std::string get_failed_nil_tricks(const Ruleset& r) {
     return r.nil_tricks_count_for_partner ? "partner" : r.failed_nil_bags ? "bags" : "none";
 }
 
+std::optional<RuleError> set_bid_style(Ruleset& r, std::string_view v) {
+    if (v == "standard") r.bid_style = BidStyle::standard;
+    else if (v == "suicide") r.bid_style = BidStyle::suicide;
+    else if (v == "whiz") r.bid_style = BidStyle::whiz;
+    else if (v == "mirror") r.bid_style = BidStyle::mirror;
+    else return bad_value("bid_style", v, "standard, suicide, whiz or mirror");
+    return std::nullopt;
+}
+
+std::string get_bid_style(const Ruleset& r) {
+    switch (r.bid_style) {
+        case BidStyle::standard: return "standard";
+        case BidStyle::suicide: return "suicide";
+        case BidStyle::whiz: return "whiz";
+        case BidStyle::mirror: return "mirror";
+    }
+    return "standard";
+}
+
 std::optional<RuleError> set_joker_deck(Ruleset& r, std::string_view v) {
     if (v == "none") r.joker_deck = JokerDeck::none;
     else if (v == "big-little") r.joker_deck = JokerDeck::big_little;
@@ -401,7 +420,7 @@ const OptionInfo kOptions[] = {
     {"ten_for_two_hundred", "true | false",
      "A side whose contract is 10 or more and is made scores 200 for it instead of 10 a trick (overtricks "
      "and a set as usual).",
-     "docs/RULES.md, decisions: the house rule \"10-for-200\" as players name it; no public rule page for it was found",
+     "https://babygurl599.tripod.com/var.html (\"Allow a 10 for 200 bid\", named, not defined); docs/RULES.md, decisions",
      fam(Family::spades), BOOL_OPTION("ten_for_two_hundred", ten_for_two_hundred),
      [](const Ruleset& r) { return bool_text(r.ten_for_two_hundred); }},
     {"all_thirteen_bonus", "0 | 1-1000",
@@ -424,6 +443,15 @@ const OptionInfo kOptions[] = {
      "to be led at any time\")",
      fam(Family::spades), BOOL_OPTION("spades_led_any_time", spades_any_time),
      [](const Ruleset& r) { return bool_text(r.spades_any_time); }},
+    {"bid_style", "standard | suicide | whiz | mirror",
+     "Bidding variants. suicide: one partner of each side bids nil and the other 4 or more (the first to bid "
+     "chooses, the second bids the opposite). whiz: bid the number of spades you hold, or nil. mirror: bid "
+     "exactly the number of spades you hold (nil with none). Jokers and raised deuces count as spades.",
+     "suicide: https://bbumgameshelp.freshdesk.com/support/solutions/articles/44002274166-suicide (\"One player "
+     "must bid Nil (0 tricks), and the other must bid at least 4 tricks.\"); whiz and mirror: "
+     "http://zone.msn.com/en/spades/article/shvlzpalearntoplay4.htm (\"In Mirror games, you must always bid the "
+     "number of spades in your hand.\" \"Players must bid nil OR the number of spades in their hands.\")",
+     fam(Family::spades), set_bid_style, get_bid_style},
     {"joker_deck", "none | big-little | jjdd | deuces-high",
      "Joker Spades. big-little: the Big Joker (JK1) and Little Joker (JK2) are the two highest trumps, the 2 of "
      "diamonds and 2 of hearts leave the deck. jjdd: Big Joker, Little Joker, 2 of diamonds, 2 of spades, then "

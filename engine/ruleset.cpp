@@ -214,6 +214,10 @@ std::optional<RuleError> validate(const Ruleset& r) {
         return bad(ErrorCode::option_not_for_ruleset, "joker_deck belongs to the spades family");
     if (r.big_joker_forces && r.joker_deck == JokerDeck::none)
         return bad(ErrorCode::invalid_option_value, "big_joker_forces_highest needs a Big Joker: set joker_deck");
+    if (r.bid_style != BidStyle::standard && r.family() != Family::spades)
+        return bad(ErrorCode::option_not_for_ruleset, "bid_style belongs to the spades family");
+    if (r.bid_style != BidStyle::standard && r.min_side_bid > 0)
+        return bad(ErrorCode::invalid_option_value, "bid_style fixes the bids: it does not combine with min_side_bid");
     if (r.family() != Family::spades && (r.min_side_bid || r.ten_for_two_hundred || r.all_thirteen_bonus || r.spades_any_time || r.failed_nil_bags))
         return bad(ErrorCode::option_not_for_ruleset, "side bids, 10-for-200, the all-13 bonus, failed-nil bags and spades led any time belong to the spades family");
     if (r.min_bid < 0 || r.min_bid > r.hand_size)

@@ -37,6 +37,10 @@ enum class FirstLead : std::uint8_t {
 };
 enum class SpadesBreak : std::uint8_t { any_spade, spade_not_led };
 enum class BagRule : std::uint8_t { none, penalty, bag_back };
+// The spades family's bidding variants (docs/RULES.md bid_style): Suicide (one
+// partner of each side bids nil, the other 4 or more), Whiz (your spades or nil),
+// Mirror (exactly your spades; nil with none).
+enum class BidStyle : std::uint8_t { standard, suicide, whiz, mirror };
 // Joker Spades (seed 003's FAQ and its house variants; joker_deck.hpp): which
 // cards rank above the ace of spades, and which deuces leave the deck.
 enum class JokerDeck : std::uint8_t {
@@ -99,6 +103,7 @@ struct Ruleset {
     bool ten_for_two_hundred = false;  // a contract of 10 or more, made, scores 200
     int all_thirteen_bonus = 0;    // points for a side that bids 13 and takes them all
     bool spades_any_time = false;  // spades may be led before they are broken
+    BidStyle bid_style = BidStyle::standard;
     FirstLead spades_first_lead = FirstLead::dealer_left;
     SpadesBreak spades_break = SpadesBreak::any_spade;
     BagRule bag_rule = BagRule::none;

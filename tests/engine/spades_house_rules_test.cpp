@@ -124,3 +124,44 @@ TEST_CASE("spades house rules: spades_led_any_time lets a spade lead the first t
         CHECK(got == (std::string(led_any) == "true" ? "accepted" : "spades_not_broken"));
     }
 }
+
+// bbumgames' Suicide: "One player must bid Nil (0 tricks), and the other must bid at least 4
+// tricks." MSN Zone: "In Mirror games, you must always bid the number of spades in your
+// hand." and Whiz: "Players must bid nil OR the number of spades in their hands."
+TEST_CASE("spades house rules: bid_style suicide, whiz and mirror") {
+    Table suicide = bidding_table({{"bid_style", "suicide"}});
+    CHECK(suicide.game.legal_moves(static_cast<Seat>(a)).bids == ((0x3FFFu & ~0xFu) | 1u));  // nil or 4..13
+    CHECK(bid_refused(suicide, a, 3) == "bid_out_of_range");
+    suicide.bid(5);   // a
+    suicide.bid(0);   // b: nil
+    CHECK(suicide.game.legal_moves(static_cast<Seat>(c)).bids == 1u);  // a bid a number: c bids nil
+    CHECK(bid_refused(suicide, c, 4) == "bid_out_of_range");
+    suicide.bid(0);
+    CHECK(suicide.game.legal_moves(static_cast<Seat>(e)).bids == (0x3FFFu & ~0xFu));  // b bid nil: e bids 4+
+    suicide.bid(4);
+    CHECK(suicide.game.phase() == Phase::playing);
+
+    Hands h{};
+    h[a] = cards("AS KS 7S 2S 4H 5H 6H 7H 8H 9H TH JH QH");  // four spades
+    h[b] = cards("3H KH AH 3D 4D 5D 6D 7D 8D 9D TD JD QD");  // none
+    h[c] = cards("JK1 3S KD AD 2C 3C 4C 5C 6C 7C 8C 9C TC");  // two trumps: in Joker Spades a joker is a spade
+    for (const std::string style : {"whiz", "mirror"}) {
+        INFO(style);
+        const Ruleset r = ruleset("spades", {{"bid_style", style}, {"joker_deck", "big-little"}});
+        Table t = open_table(r, static_cast<Seat>(e), {complete_deal(r, h)});
+        const bool whiz = style == "whiz";
+        CHECK(t.game.legal_moves(static_cast<Seat>(a)).bids == ((1u << 4) | (whiz ? 1u : 0u)));
+        CHECK(bid_refused(t, a, 3) == "bid_out_of_range");
+        t.bid(4);
+        CHECK(t.game.legal_moves(static_cast<Seat>(b)).bids == 1u);  // no spades: nil
+        t.bid(0);
+        CHECK(t.game.legal_moves(static_cast<Seat>(c)).bids == ((1u << 2) | (whiz ? 1u : 0u)));  // JK1 and 3S
+    }
+    // Mirror names the bid whatever min_bid says; a style does not combine with min_side_bid.
+    const Ruleset high = ruleset("spades", {{"bid_style", "mirror"}, {"min_bid", "6"}, {"joker_deck", "big-little"}});
+    Table t = open_table(high, static_cast<Seat>(e), {complete_deal(high, h)});
+    CHECK(t.game.legal_moves(static_cast<Seat>(a)).bids == (1u << 4));
+    auto both = make_ruleset("spades", std::vector<OptionSetting>{{"bid_style", "suicide"}, {"min_side_bid", "4"}});
+    REQUIRE_FALSE(both);
+    CHECK(both.error().code == ErrorCode::invalid_option_value);
+}

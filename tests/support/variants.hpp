@@ -72,7 +72,10 @@ inline std::vector<Variant> variants_of(const std::string& preset) {
                 {preset, {{"joker_deck", "jjdd"}}},
                 {preset, {{"joker_deck", "deuces-high"}, {"sandbag_penalty", "5"}}},
                 {preset, {{"min_bid", "2"}, {"min_side_bid", "4"}, {"ten_for_two_hundred", "true"}, {"all_thirteen_bonus", "100"}}},
-                {preset, {{"failed_nil_tricks", "bags"}, {"spades_led_any_time", "true"}, {"joker_deck", "big-little"}}}};
+                {preset, {{"failed_nil_tricks", "bags"}, {"spades_led_any_time", "true"}, {"joker_deck", "big-little"}}},
+                {preset, {{"bid_style", "suicide"}}},
+                {preset, {{"bid_style", "whiz"}, {"joker_deck", "jjdd"}}},
+                {preset, {{"bid_style", "mirror"}, {"min_bid", "2"}}}};
     return {{preset, {}},
             {preset, {{"sandbag_penalty", "10"}}},
             {preset, {{"target_score", "500"}, {"nil_value", "100"}}},

@@ -236,7 +236,7 @@ export const RULES = {
         },
         {
           "rule": "House rules",
-          "text": "min_bid and min_side_bid narrow the bids (bid_out_of_range, side_bid_too_low); ten_for_two_hundred and all_thirteen_bonus change a made contract's score; failed_nil_tricks says what a failed nil's tricks are worth; spades_led_any_time lifts the breaking rule."
+          "text": "min_bid, min_side_bid and bid_style narrow the bids (bid_out_of_range, side_bid_too_low); ten_for_two_hundred and all_thirteen_bonus change a made contract's score; failed_nil_tricks says what a failed nil's tricks are worth; spades_led_any_time lifts the breaking rule."
         },
         {
           "rule": "The team contract",
@@ -513,6 +513,14 @@ export const RULES = {
       "defaults": {
         "spades": "false",
         "worldwinner-spades": "false"
+      }
+    },
+    "bid_style": {
+      "values": "standard, suicide, whiz, mirror",
+      "meaning": "Bidding variants. suicide: one partner of each side bids nil and the other 4 or more; the first of the side to bid chooses (nil, or 4 to 13) and the second must bid the opposite. whiz: bid the number of spades you hold, or nil. mirror: bid exactly the number of spades you hold; with none, nil. With joker_deck every trump counts as a spade. A bid the style forbids is bid_out_of_range, with the reason in words.",
+      "defaults": {
+        "spades": "standard",
+        "worldwinner-spades": "standard"
       }
     },
     "all_thirteen_bonus": {
