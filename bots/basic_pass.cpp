@@ -92,12 +92,23 @@ CardSet pass_to_opponent(const Reading& r, CardSet hand, int count) {
     return chosen;
 }
 
+// Nil passing (Spades hands, after the bids): the nil bidder gives away what would
+// take a trick, its highest spades and high cards first, its partner taking them as
+// tricks for the side; the partner, who covers the nil, sends it low cards to duck with.
+int nil_pass_value(const Reading& r, CardSet hand, Card c) {
+    const int rank = r.rank_of(c);
+    const int short_suit = 13 - r.in_suit(hand, r.suit_of(c)).size();
+    if (r.memory.nil(r.me)) return rank * 4 + (r.spade(c) ? 30 : 0) + short_suit;
+    return -rank * 4 - (r.spade(c) ? 60 : 0);
+}
+
 // To a partner: no penalty card; the high cards of my shortest plain suit.
 CardSet pass_to_partner(const Reading& r, CardSet hand, int count) {
     std::array<Card, 32> cards{};
     int n = 0;
     for (Card c : hand) cards[static_cast<std::size_t>(n++)] = c;
     auto value = [&](Card c) {
+        if (r.kind == HandKind::spades) return nil_pass_value(r, hand, c);
         if (c.is_joker()) return -100;
         if (r.points(c) != 0) return -50 + r.points(c);
         if (c.suit() == Suit::spades) return -20 + c.rank();

@@ -320,6 +320,8 @@ void Game::on_choose(Seat seat, HandKind kind) {
 }
 
 std::optional<RuleError> Game::check_pass(Seat seat, CardSet cards, CardSet back) const {
+    if (s_.bids_made == rules_.seats && !(nil_pass_seats() & bit(seat)))
+        return error(ErrorCode::wrong_phase, "only a nil bidder and partner pass now");
     if (s_.passed_mask & bit(seat)) return error(ErrorCode::already_passed, "you have already passed");
     if (cards.size() != s_.round_count || back.size() != s_.round_back_count || cards.intersects(back)) {
         std::string want = "pass exactly " + std::to_string(s_.round_count) + " card(s)";
@@ -351,6 +353,7 @@ void Game::finish_passing() {
     // Simultaneous passing: the cards arrive only once everyone has passed.
     const int n = rules_.seats, d = s_.round_distance;
     auto deliver = [&](int to, int from, CardSet cards) {
+        if (cards.empty()) return;  // a seat that sat out a nil pass
         s_.received[to] |= cards;
         s_.hands[to] |= cards;
         emit(CardsReceived{static_cast<Seat>(to), static_cast<Seat>(from), static_cast<std::uint8_t>(cards.size()), cards});
@@ -364,6 +367,10 @@ void Game::finish_passing() {
     // Multi-pass A: "passing 1 back to the person who passed to you (after the first pass is completed)".
     if (s_.pass_round == 1 && s_.hand_rules.multi_pass == MultiPass::back_after) {
         begin_pass_round(2, n - d, 1, 0);
+        return;
+    }
+    if (s_.bids_made == rules_.seats) {
+        begin_play();  // a nil pass, after the bidding
         return;
     }
     begin_bidding_or_play();
@@ -479,10 +486,34 @@ void Game::on_bid(Seat seat, int bid) {
     ++s_.bids_made;
     emit(BidMade{seat, static_cast<std::int8_t>(bid), s_.hand_rules.nil_allowed && bid == 0, rules_.secret_bids});
     if (s_.bids_made == rules_.seats) {
+        const std::uint16_t exchange = nil_pass_seats();
+        if (exchange) {
+            // Nil passing (docs/RULES.md nil_pass): the pairs pass to each other at once, across.
+            begin_pass_round(1, rules_.seats / 2, rules_.nil_pass, 0);
+            s_.passed_mask = static_cast<std::uint16_t>(((1u << rules_.seats) - 1) & ~exchange);
+            return;
+        }
         begin_play();
     } else {
         s_.turn = static_cast<Seat>((seat + 1) % rules_.seats);
     }
+}
+
+// The seats of the sides with exactly one nil bid, once the bidding is over, when
+// nil_pass is on: they exchange cards before the first lead.
+std::uint16_t Game::nil_pass_seats() const {
+    if (rules_.nil_pass == 0 || s_.hand_rules.kind != HandKind::spades || !s_.hand_rules.nil_allowed ||
+        s_.bids_made != rules_.seats)
+        return 0;
+    std::uint16_t seats = 0;
+    for (int side = 0; side < rules_.sides(); ++side) {
+        const std::uint16_t members = rules_.side_seats(side);
+        int nils = 0;
+        for (int s = 0; s < rules_.seats; ++s)
+            if (((members >> s) & 1) && s_.bids[s] == 0) ++nils;
+        if (nils == 1) seats = static_cast<std::uint16_t>(seats | members);
+    }
+    return seats;
 }
 
 // ---------------------------------------------------------------- trick play

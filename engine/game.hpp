@@ -143,6 +143,7 @@ private:
     CardSet playable(Seat seat) const;
     bool big_joker_forces(Seat seat) const;
     std::uint32_t style_bids(Seat seat) const;
+    std::uint16_t nil_pass_seats() const;
     bool plays_as(Card card, Suit suit) const;
     std::uint32_t allowed_bids(Seat seat) const;
 

@@ -452,6 +452,12 @@ const OptionInfo kOptions[] = {
      "http://zone.msn.com/en/spades/article/shvlzpalearntoplay4.htm (\"In Mirror games, you must always bid the "
      "number of spades in your hand.\" \"Players must bid nil OR the number of spades in their hands.\")",
      fam(Family::spades), set_bid_style, get_bid_style},
+    {"nil_pass", "0 | 1-3",
+     "Nil passing: once the bids are in, on each side with one nil bid the nil bidder and partner pass each "
+     "other this many cards at once, before the first lead (0: none).",
+     "https://babygurl599.tripod.com/var.html (\"Reduce the Value of Nil to 50 points and allow the passing of "
+     "cards\", \"allow the passing of cards (either 1, 2 or 3 cards)\")",
+     fam(Family::spades), INT_OPTION("nil_pass", 0, 3, nil_pass), [](const Ruleset& r) { return std::to_string(r.nil_pass); }},
     {"joker_deck", "none | big-little | jjdd | deuces-high",
      "Joker Spades. big-little: the Big Joker (JK1) and Little Joker (JK2) are the two highest trumps, the 2 of "
      "diamonds and 2 of hearts leave the deck. jjdd: Big Joker, Little Joker, 2 of diamonds, 2 of spades, then "

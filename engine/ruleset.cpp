@@ -216,6 +216,8 @@ std::optional<RuleError> validate(const Ruleset& r) {
         return bad(ErrorCode::invalid_option_value, "big_joker_forces_highest needs a Big Joker: set joker_deck");
     if (r.bid_style != BidStyle::standard && r.family() != Family::spades)
         return bad(ErrorCode::option_not_for_ruleset, "bid_style belongs to the spades family");
+    if (r.nil_pass != 0 && (r.family() != Family::spades || r.nil_pass < 0 || r.nil_pass > 3))
+        return bad(ErrorCode::invalid_option_value, "nil_pass is 0 to 3 cards, in the spades family");
     if (r.bid_style != BidStyle::standard && r.min_side_bid > 0)
         return bad(ErrorCode::invalid_option_value, "bid_style fixes the bids: it does not combine with min_side_bid");
     if (r.family() != Family::spades && (r.min_side_bid || r.ten_for_two_hundred || r.all_thirteen_bonus || r.spades_any_time || r.failed_nil_bags))

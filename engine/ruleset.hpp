@@ -104,6 +104,7 @@ struct Ruleset {
     int all_thirteen_bonus = 0;    // points for a side that bids 13 and takes them all
     bool spades_any_time = false;  // spades may be led before they are broken
     BidStyle bid_style = BidStyle::standard;
+    int nil_pass = 0;              // 0: off; else a lone nil bidder and partner exchange this many cards
     FirstLead spades_first_lead = FirstLead::dealer_left;
     SpadesBreak spades_break = SpadesBreak::any_spade;
     BagRule bag_rule = BagRule::none;

@@ -312,3 +312,26 @@ TEST_CASE("bots take a trick with the Little Joker over the ace of spades when l
         CHECK(a.card == card("JK2"));
     }
 }
+
+TEST_CASE("bots pass a nil partner low cards, and a nil bidder passes its high spades") {
+    const Ruleset r = ruleset("spades", {{"nil_pass", "2"}});
+    Table t = open_table(r, 3, {complete_deal(r, hands_with({{0, "AS KS 2H 3H 4H 5H 6H 2D 3D 4D 5D 2C 3C"},
+                                                             {2, "4S 5S 7C 8C 9C TC JC QC KC AC 6D 7D 8D"}}))});
+    for (int bid : {0, 4, 5, 3}) t.bid(bid);  // seat 0 bids nil, its partner seat 2 covers it
+    REQUIRE(t.game.phase() == Phase::passing);
+    for (const auto& [which, a] : decisions(t, 0)) {
+        const BotLevel level = which;
+        INFO(std::string(to_string(level)));
+        CHECK(a.kind == ActionKind::pass);
+        CHECK(a.cards == cards("AS KS"));
+    }
+    for (const auto& [which, a] : decisions(t, 2)) {
+        const BotLevel level = which;
+        INFO(std::string(to_string(level)));
+        CHECK(a.cards.size() == 2);
+        for (Card c : a.cards) {
+            CHECK(c.suit() != Suit::spades);
+            CHECK(c.rank() <= seven);
+        }
+    }
+}

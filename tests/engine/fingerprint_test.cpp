@@ -19,7 +19,7 @@ using namespace sparts::testing;
 
 namespace {
 
-constexpr std::uint64_t kFingerprint = 0xcecd0cba908c1ea0ULL;
+constexpr std::uint64_t kFingerprint = 0xb26ae19ef6a31791ULL;
 
 std::uint64_t fingerprint() {
     std::uint64_t h = fnv1a("");

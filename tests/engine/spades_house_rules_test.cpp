@@ -165,3 +165,33 @@ TEST_CASE("spades house rules: bid_style suicide, whiz and mirror") {
     REQUIRE_FALSE(both);
     CHECK(both.error().code == ErrorCode::invalid_option_value);
 }
+
+// babygurl599.tripod.com: "allow the passing of cards (either 1, 2 or 3 cards)" after a nil.
+TEST_CASE("spades house rules: nil_pass, a lone nil and its partner exchange cards before the lead") {
+    Hands h{};
+    h[a] = cards("AS KS 4H 5H 6H 7H 8H 9H TH JH QH KH AH");
+    h[c] = cards("2S 3S 2C 3C 4C 5C 6C 7C 8C 9C TC JC QC");
+    const Ruleset r = ruleset("spades", {{"nil_pass", "2"}});
+    Table t = open_table(r, static_cast<Seat>(e), {complete_deal(r, h)});
+    t.bid(0);  // a: nil
+    t.bid(4);  // b
+    t.bid(6);  // c: a's partner
+    t.bid(3);  // e: no nil on b's side, so b and e sit it out
+    REQUIRE(t.game.phase() == Phase::passing);
+    CHECK(t.log.last<PassingStarted>().count == 2);
+    CHECK(t.game.waiting_for() == ((1u << a) | (1u << c)));
+    CHECK(t.refused(static_cast<Seat>(b), Action::pass(cards("2D 3D"), {})) == "wrong_phase");
+    CHECK(t.refused(static_cast<Seat>(a), Action::pass(cards("AS"), {})) == "pass_wrong_count");
+    t.ok(static_cast<Seat>(a), Action::pass(cards("AS KS"), {}));
+    t.ok(static_cast<Seat>(c), Action::pass(cards("2S 3S"), {}));
+    CHECK(t.game.phase() == Phase::playing);
+    CHECK(t.state().hands[c].contains_all(cards("AS KS")));
+    CHECK(t.state().hands[a].contains_all(cards("2S 3S")));
+    CHECK(t.log.count<CardsReceived>() == 2);  // only the pair received cards
+    CHECK(t.turn() == a);                      // the dealer's left leads as usual
+
+    // Two nils on one side, or none: no pass.
+    Table none = open_table(r, static_cast<Seat>(e), {complete_deal(r, h)});
+    for (int bid : {0, 4, 0, 3}) none.bid(bid);
+    CHECK(none.game.phase() == Phase::playing);
+}

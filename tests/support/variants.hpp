@@ -75,7 +75,9 @@ inline std::vector<Variant> variants_of(const std::string& preset) {
                 {preset, {{"failed_nil_tricks", "bags"}, {"spades_led_any_time", "true"}, {"joker_deck", "big-little"}}},
                 {preset, {{"bid_style", "suicide"}}},
                 {preset, {{"bid_style", "whiz"}, {"joker_deck", "jjdd"}}},
-                {preset, {{"bid_style", "mirror"}, {"min_bid", "2"}}}};
+                {preset, {{"bid_style", "mirror"}, {"min_bid", "2"}}},
+                {preset, {{"nil_pass", "2"}, {"joker_deck", "jjdd"}}},
+                {preset, {{"nil_pass", "3"}, {"bid_style", "suicide"}}}};
     return {{preset, {}},
             {preset, {{"sandbag_penalty", "10"}}},
             {preset, {{"target_score", "500"}, {"nil_value", "100"}}},

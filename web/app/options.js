@@ -48,6 +48,8 @@ export const OPTIONS = [
     defaults: { spades: "partner", "worldwinner-spades": "none" } },
   { name: "spades_led_any_time", label: "Lead spades any time", hint: "no need to break them", type: "bool",
     defaults: { spades: false, "worldwinner-spades": false } },
+  { name: "nil_pass", label: "Nil passing", hint: "cards a nil and partner swap (0: none)", type: "int", min: 0, max: 3,
+    defaults: { spades: 0, "worldwinner-spades": 0 } },
   { name: "bid_style", label: "Bidding", hint: "Suicide, Whiz, Mirror", type: "enum", values: ["standard", "suicide", "whiz", "mirror"],
     valueLabels: { standard: "standard", suicide: "Suicide: one partner nil, one 4+", whiz: "Whiz: your spades or nil", mirror: "Mirror: exactly your spades" },
     defaults: { spades: "standard", "worldwinner-spades": "standard" } },

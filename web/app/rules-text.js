@@ -515,6 +515,14 @@ export const RULES = {
         "worldwinner-spades": "false"
       }
     },
+    "nil_pass": {
+      "values": "0–3",
+      "meaning": "Nil passing: once every bid is in, on each side with exactly one nil bid the nil bidder and partner pass each other this many cards at once (a passing_started of that count, across), before the first lead; the other side sits it out (wrong_phase if it tries). 0: none.",
+      "defaults": {
+        "spades": "0",
+        "worldwinner-spades": "0"
+      }
+    },
     "bid_style": {
       "values": "standard, suicide, whiz, mirror",
       "meaning": "Bidding variants. suicide: one partner of each side bids nil and the other 4 or more; the first of the side to bid chooses (nil, or 4 to 13) and the second must bid the opposite. whiz: bid the number of spades you hold, or nil. mirror: bid exactly the number of spades you hold; with none, nil. With joker_deck every trump counts as a spade. A bid the style forbids is bid_out_of_range, with the reason in words.",
