@@ -61,6 +61,10 @@ struct Sampler {
     std::array<Card, kMaxCards> pool{};          // unseen cards not known to be anywhere
     int pool_size = 0;
     std::array<std::uint8_t, kMaxCards> choices{};  // how many places may take pool[i]
+    // Mirror's bids, and Whiz's but a nil, are the spades held: the unseen spades each
+    // such seat still holds (-1: no count known). The deal gives exactly these.
+    std::array<int, kMaxSeats> spade_quota{};
+    bool quotas = false;
 
     Sampler(const SeatView& v, const BotMemory& m)
         : view(v), memory(m), rules(m.rules()), me(m.seat()), seats(v.seats) {
@@ -84,6 +88,16 @@ struct Sampler {
             for (int s = 0; s < seats; ++s)
                 if (s != me && need[s] > 0 && !sampling_suit_void(rules.joker_deck, memory.voids(static_cast<Seat>(s)), pool[i])) ++k;
             choices[static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(k);
+        }
+
+        spade_quota.fill(-1);
+        const bool counted_bids = view.kind == HandKind::spades &&
+                                  (rules.bid_style == BidStyle::mirror || rules.bid_style == BidStyle::whiz);
+        for (int s = 0; s < seats && counted_bids; ++s) {
+            const Seat seat = static_cast<Seat>(s);
+            if (s == me || view.bids[s] < 0 || (rules.bid_style == BidStyle::whiz && memory.nil(seat))) continue;
+            const int shown = cards_of_suit(rules.joker_deck, memory.played_by(seat) | known[s], Suit::spades).size();
+            if (view.bids[s] - shown >= 0) spade_quota[s] = view.bids[s] - shown, quotas = true;
         }
 
         base.phase = view.phase;
@@ -132,6 +146,7 @@ struct Sampler {
         out_size = 0;
         for (int s = 0; s < seats; ++s) hands[s] = known[s];
         hands[me] = CardSet();
+        if (keep_voids && quotas) return deal_with_quotas(rng, idx, room, rest_room, hands, out, out_size);
         for (std::uint8_t i : idx) {
             const Card c = pool[i];
             int total = rest_room;
@@ -158,6 +173,54 @@ struct Sampler {
                 pick -= room[s];
             }
         }
+        return true;
+    }
+
+    // deal_once with spade counts to keep: the spades first, each to a seat still owed
+    // spades while one is (else where room is), then the other cards where room is left
+    // beyond the spades a seat is still owed.
+    bool deal_with_quotas(Rng& rng, std::span<std::uint8_t> idx, std::array<int, kMaxSeats>& room, int& rest_room,
+                          std::array<CardSet, kMaxSeats>& hands, std::array<Card, kMaxCards>& out, int& out_size) const {
+        std::array<int, kMaxSeats> owed = spade_quota;
+        const auto is_spade = [&](std::uint8_t i) { return suit_in_play(rules.joker_deck, pool[i]) == Suit::spades; };
+        std::stable_partition(idx.begin(), idx.end(), is_spade);
+        for (std::uint8_t i : idx) {
+            const Card c = pool[i];
+            const bool spade = is_spade(i);
+            std::array<int, kMaxSeats> weight{};
+            int owed_total = 0;
+            for (int s = 0; s < seats; ++s)
+                if (s != me && owed[s] > 0 && room[s] > 0) owed_total += owed[s];
+            int total = 0;
+            for (int s = 0; s < seats; ++s) {
+                if (s == me || room[s] <= 0 || sampling_suit_void(rules.joker_deck, memory.voids(static_cast<Seat>(s)), c))
+                    continue;
+                if (spade) weight[s] = owed_total > 0 ? std::max(0, owed[s]) : (owed[s] < 0 ? room[s] : 0);
+                else weight[s] = std::max(0, room[s] - std::max(0, owed[s]));
+                total += weight[s];
+            }
+            const int rest_weight = spade && owed_total > 0 ? 0 : rest_room;
+            total += rest_weight;
+            if (total == 0) return false;
+            int pick = static_cast<int>(rng.below(static_cast<std::uint64_t>(total)));
+            if (pick < rest_weight) {
+                out[static_cast<std::size_t>(out_size++)] = c;
+                --rest_room;
+                continue;
+            }
+            pick -= rest_weight;
+            for (int s = 0; s < seats; ++s) {
+                if (pick < weight[s]) {
+                    hands[s].insert(c);
+                    --room[s];
+                    if (spade && owed[s] > 0) --owed[s];
+                    break;
+                }
+                pick -= weight[s];
+            }
+        }
+        for (int s = 0; s < seats; ++s)
+            if (owed[s] > 0) return false;
         return true;
     }
 
@@ -194,6 +257,7 @@ struct Sampler {
         for (int s = 0; s < seats; ++s) {
             if (s == me || view.bids[s] < 0) continue;
             const CardSet at_bid = st.hands[s] | memory.played_by(static_cast<Seat>(s));
+            if (spade_quota[s] >= 0) continue;  // a count the deal kept, not an estimate
             if (memory.nil(static_cast<Seat>(s))) {
                 w *= nil_hand(at_bid, false, rules.joker_deck) ? 1.0 : 0.35;
                 continue;
@@ -363,9 +427,20 @@ private:
     }
 
     double value_of(const HandValue& v, const HandScored& hs) const {
+        int mine = rules_.side_of(me_);
         for (int i = 0; i < hs.side_count(); ++i)
-            if ((hs.sides[i].seats >> me_) & 1) return v.side[i];
-        return v.side[rules_.side_of(me_)];
+            if ((hs.sides[i].seats >> me_) & 1) mine = i;
+        if (!against_opponents()) return v.side[mine];
+        // Where the bids are forced (Mirror, Whiz), a contract is often out of reach and
+        // setting the other side is worth as much as making one's own: the margin counts.
+        double others = 0;
+        for (int i = 0; i < hs.side_count(); ++i)
+            if (i != mine) others += v.side[i];
+        return v.side[mine] - others / std::max(1, hs.side_count() - 1);
+    }
+
+    bool against_opponents() const {
+        return rules_.bid_style == BidStyle::mirror || rules_.bid_style == BidStyle::whiz;
     }
 
     const Ruleset& rules_;

@@ -3,11 +3,13 @@
 // decide() with the seat's view and a memory fed the table's events.
 #include <doctest/doctest.h>
 
+#include <bit>
 #include <utility>
 #include <vector>
 
 #include "bots/bot.hpp"
 #include "bots/bot_hand_value.hpp"
+#include "bots/strong_bot.hpp"
 #include "engine/view.hpp"
 #include "engine/seed_support.hpp"
 
@@ -332,6 +334,27 @@ TEST_CASE("bots pass a nil partner low cards, and a nil bidder passes its high s
         for (Card c : a.cards) {
             CHECK(c.suit() != Suit::spades);
             CHECK(c.rank() <= seven);
+        }
+    }
+}
+
+// In Mirror (and Whiz, but a nil) a bid says how many spades its bidder holds: the strong
+// bot's deals of the unseen cards keep those counts exactly.
+TEST_CASE("strong's sampled deals give each Mirror bidder the spades it bid") {
+    const Ruleset r = ruleset("spades", {{"bid_style", "mirror"}});
+    Table t = open_table(r, 3, {complete_deal(r, {})});
+    for (int i = 0; i < 4; ++i) t.ok(t.turn(), Action::make_bid(std::countr_zero(t.game.legal_moves(t.turn()).bids)));
+    REQUIRE(t.game.phase() == Phase::playing);
+    const Seat me = t.turn();
+    BotMemory memory(r, me);
+    for (const Event& e : t.log.events) memory.observe(e);
+    const SeatView view = view_of(t.game, me);
+    Rng rng(5, 6);
+    for (int k = 0; k < 50; ++k) {
+        const GameState st = bot::sample_state(view, memory, rng);
+        for (int s = 0; s < 4; ++s) {
+            if (s == me) continue;
+            CHECK(cards_of_suit(r.joker_deck, st.hands[s], Suit::spades).size() == t.state().bids[s]);
         }
     }
 }
