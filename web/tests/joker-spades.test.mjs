@@ -61,9 +61,13 @@ for (const size of ["desktop", "phone"]) {
           if (card === "JK1") assert.equal(label, "Big Joker");
           if (card === "JK2") assert.equal(label, "Little Joker");
         }
-        const trick = await page.locator(".trick figure.played").evaluateAll((els) =>
-          els.map((e) => ({ seat: Number(e.dataset.seat), card: e.querySelector(".card").dataset.card, winning: e.classList.contains("winning") })));
-        if (trick.length) {
+        // The trick in play (not the last one, shown a moment after it is won: "done").
+        const { trick, done } = await page.evaluate(() => ({
+          done: Boolean(document.querySelector(".center.done")),
+          trick: [...document.querySelectorAll(".trick figure.played")].map((e) =>
+            ({ seat: Number(e.dataset.seat), card: e.querySelector(".card").dataset.card, winning: e.classList.contains("winning") })),
+        }));
+        if (trick.length && !done) {
           const expected = trickWinner(trick, "spades", "jjdd");
           assert.equal(trick.findIndex((c) => c.winning), expected, `the card marked winning: ${JSON.stringify(trick)}`);
           looked++;
