@@ -88,7 +88,8 @@ test("four people play an all-human game: the game-over panel shows each one's n
   // (and the lobby's finished game says who won)
   const finished = page.locator(".game-list li", { hasText: `Replay ${table} game 1` });
   await finished.waitFor();
-  assert.match(await finished.innerText(), /Spades, Ada \(you\), Bo, Cy, Di/, "the players, Ada marked as the one looking");
+  // The list may be drawn before the hello says who is looking; it is drawn again then.
+  await until(async () => /Spades, Ada \(you\), Bo, Cy, Di/.test(await finished.innerText()), "the players, Ada marked as the one looking");
   assert.match(await finished.innerText(), tied ? /Ada & Cy and Bo & Di tied for first/
     : new RegExp(`won by ${winners.map((i) => names[i]).join(" & ")}, -?\\d+ to -?\\d+`));
   await page.getByRole("link", { name: "Spades", exact: true }).first().click();
