@@ -11,6 +11,12 @@ int card_points(Card c, HandKind kind, const Ruleset& rules) {
     const Card face = c.face();
     switch (kind) {
         case HandKind::hearts:
+            if (rules.family() == Family::hearts) {
+                // The hearts preset's points are taken: a card's value to its taker is their negative.
+                if (face == kQueenOfSpades) return -13;
+                if (face == kJackOfDiamonds) return -rules.jack_of_diamonds;
+                return c.suit() == Suit::hearts ? -1 : 0;
+            }
             if (face == kQueenOfSpades) return -26;
             return c.suit() == Suit::hearts ? -2 : 0;
         case HandKind::sparts:

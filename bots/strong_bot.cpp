@@ -430,6 +430,14 @@ private:
         int mine = rules_.side_of(me_);
         for (int i = 0; i < hs.side_count(); ++i)
             if ((hs.sides[i].seats >> me_) & 1) mine = i;
+        if (rules_.low_score_wins) {
+            // Hearts: points are taken, and a moon shot gives them to the others: what counts is
+            // taking fewer than they do.
+            double others = 0;
+            for (int i = 0; i < hs.side_count(); ++i)
+                if (i != mine) others += v.side[i];
+            return others / std::max(1, hs.side_count() - 1) - v.side[mine];
+        }
         if (!against_opponents()) return v.side[mine];
         // Where the bids are forced (Mirror, Whiz), a contract is often out of reach and
         // setting the other side is worth as much as making one's own: the margin counts.

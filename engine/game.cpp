@@ -712,6 +712,27 @@ void Game::score_hand() {
         }
         case HandKind::hearts: {
             std::array<HeartsTake, kMaxSeats> takes{};
+            if (rules_.family() == Family::hearts) {
+                // Per side: partnership Hearts adds the partners' takes.
+                std::array<int, kMaxSeats> before{};
+                for (int side = 0; side < sides; ++side) {
+                    before[side] = s_.scores[side];
+                    for (int s = 0; s < n; ++s) {
+                        if (!(hs.sides[side].seats & bit(s))) continue;
+                        takes[side].hearts += of_suit(s_.won[s], Suit::hearts).size();
+                        takes[side].queens += (s_.won[s] & kQueensOfSpades).size();
+                        takes[side].jacks += s_.won[s].contains(kJackOfDiamonds) ? 1 : 0;
+                        takes[side].tricks += s_.tricks[s];
+                    }
+                }
+                const HeartsScoring how{rules_.jack_of_diamonds, rules_.moon_scoring, rules_.shoot_the_sun,
+                                        of_suit(deck_in_play(rules_), Suit::hearts).size(), rules_.hand_size,
+                                        rules_.target_score};
+                score_hearts(std::span(takes.data(), static_cast<std::size_t>(sides)),
+                             std::span(before.data(), static_cast<std::size_t>(sides)), how,
+                             std::span(sheets.data(), static_cast<std::size_t>(sides)));
+                break;
+            }
             for (int s = 0; s < n; ++s)
                 takes[s] = {of_suit(s_.won[s], Suit::hearts).size(), (s_.won[s] & kQueensOfSpades).size(),
                             s_.tricks[s]};
@@ -796,7 +817,10 @@ bool Game::check_game_end() {
         end_game(GameEndReason::mercy_rule);
         return true;
     }
-    if (rules_.target_score > 0 && best >= rules_.target_score && !(top_tied && rules_.tie_plays_another_hand)) {
+    // A side at the target ends the game. Where points are taken (Hearts) that is the
+    // highest score too, but the first place is the lowest.
+    const bool first_tied = rules_.low_score_wins ? std::count(scores, scores + sides, worst) > 1 : top_tied;
+    if (rules_.target_score > 0 && best >= rules_.target_score && !(first_tied && rules_.tie_plays_another_hand)) {
         end_game(GameEndReason::target_score);
         return true;
     }
@@ -822,7 +846,9 @@ void Game::end_game(GameEndReason reason) {
     for (int i = 0; i < g.side_count; ++i) {
         g.scores[i] = s_.scores[i];
         int higher = 0;
-        for (int j = 0; j < g.side_count; ++j) higher += s_.scores[j] > s_.scores[i];
+        // Ranked by score: the highest first, or the lowest where points are taken (Hearts).
+        for (int j = 0; j < g.side_count; ++j)
+            higher += rules_.low_score_wins ? s_.scores[j] < s_.scores[i] : s_.scores[j] > s_.scores[i];
         g.ranks[i] = static_cast<std::uint8_t>(1 + higher);
     }
     emit(g);

@@ -2,6 +2,24 @@
 
 namespace sparts {
 
+int hearts_pass_distance(const Ruleset& r, int hands_played) {
+    const int n = r.seats;
+    switch (r.pass_rotation) {
+        case PassRotation::standard: {
+            // Left, right, across, hold; at an odd number of seats there is no across.
+            const int even[4] = {1, n - 1, n / 2, 0};
+            const int odd[3] = {1, n - 1, 0};
+            return n % 2 == 0 ? even[hands_played % 4] : odd[hands_played % 3];
+        }
+        case PassRotation::left_right: return hands_played % 2 == 0 ? 1 : n - 1;
+        case PassRotation::left: return 1;
+        case PassRotation::right: return n - 1;
+        case PassRotation::across: return n / 2;
+        case PassRotation::none: return 0;
+    }
+    return 0;
+}
+
 HandRules hand_rules(const Ruleset& r, HandKind kind, int hand, int hearts_hands_played) {
     HandRules h;
     h.kind = kind;
@@ -16,6 +34,18 @@ HandRules hand_rules(const Ruleset& r, HandKind kind, int hand, int hearts_hands
             h.spades_break = r.spades_break;
             break;
         case HandKind::hearts: {
+            if (r.family() == Family::hearts) {
+                // The hearts preset: no trump; the lowest club in play leads; hearts wait to be broken.
+                h.spades_trump = false;
+                h.pass_count = static_cast<std::uint8_t>(r.pass_count);
+                h.pass_distance = static_cast<std::uint8_t>(hearts_pass_distance(r, hearts_hands_played));
+                if (r.pass_rotation == PassRotation::none) h.pass_count = 0;
+                h.first_lead = FirstLead::lowest_club;
+                h.hearts_restricted = true;
+                h.queen_breaks_hearts = r.queen_breaks_hearts;
+                h.no_points_first_trick = !r.points_first_trick;
+                break;
+            }
             // Seed 000: no trump; pass left, right, across, hold by the count of Hearts hands.
             h.spades_trump = false;
             h.pass_count = static_cast<std::uint8_t>(r.pass_count);

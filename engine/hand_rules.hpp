@@ -28,6 +28,9 @@ struct HandRules {
     bool operator==(const HandRules&) const = default;
 };
 
+// The hearts preset: seats to the left to pass to after `hands_played` hands (0: hold).
+int hearts_pass_distance(const Ruleset& rules, int hands_played);
+
 // `hand` is 1-based; `hearts_hands_played` counts earlier bga Hearts hands.
 HandRules hand_rules(const Ruleset& rules, HandKind kind, int hand, int hearts_hands_played);
 

@@ -22,4 +22,41 @@ void score_bga_hearts(std::span<const HeartsTake> takes, int hearts_in_play, int
     }
 }
 
+void score_hearts(std::span<const HeartsTake> takes, std::span<const int> scores, const HeartsScoring& how,
+                  std::span<ScoreSheet> out) {
+    const int n = static_cast<int>(takes.size());
+    int shooter = -1;
+    bool sun = false;
+    for (int i = 0; i < n; ++i) {
+        if (takes[i].hearts == how.hearts_in_play && takes[i].queens == 1) shooter = i;
+        if (how.sun && takes[i].tricks == how.tricks_in_hand) shooter = i, sun = true;
+    }
+    const int moon = sun ? 52 : 26;
+    bool subtract = how.moon == MoonScoring::subtract;
+    if (shooter >= 0 && how.moon == MoonScoring::best) {
+        // The shooter's choice, made for them: add to the others unless that ends the game
+        // (someone at the target) with the shooter not alone at the bottom.
+        bool ends = false, alone_lowest = true;
+        for (int i = 0; i < n; ++i) {
+            const int after = scores[i] + (i == shooter ? 0 : moon);
+            if (after >= how.target_score) ends = true;
+            if (i != shooter && after <= scores[shooter]) alone_lowest = false;
+        }
+        subtract = ends && !alone_lowest;
+    }
+    for (int i = 0; i < n; ++i) {
+        ScoreSheet& s = out[i];
+        s = {};
+        if (how.jack_of_diamonds) add(s, ScoreComponent::jack_of_diamonds, how.jack_of_diamonds * takes[i].jacks);
+        if (shooter < 0) {
+            add(s, ScoreComponent::hearts, takes[i].hearts);
+            add(s, ScoreComponent::queen_of_spades, 13 * takes[i].queens);
+        } else if (i == shooter) {
+            if (subtract) add(s, ScoreComponent::moon, -moon);
+        } else if (!subtract) {
+            add(s, ScoreComponent::moon, moon);
+        }
+    }
+}
+
 }  // namespace sparts

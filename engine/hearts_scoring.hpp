@@ -8,6 +8,7 @@
 
 #include <span>
 
+#include "engine/ruleset.hpp"
 #include "engine/score_sheet.hpp"
 
 namespace sparts {
@@ -16,10 +17,30 @@ struct HeartsTake {
     int hearts;
     int queens;
     int tricks;
+    int jacks = 0;  // the jack of diamonds (the hearts preset's option)
 };
 
 // One sheet per seat; `out` has the same size as `takes`.
 void score_bga_hearts(std::span<const HeartsTake> takes, int hearts_in_play, int queens_in_play,
                       std::span<ScoreSheet> out);
+
+// The hearts preset (docs/RULES.md, "The hearts preset"): points are taken, and the
+// lowest score wins. A heart is 1, the queen of spades 13, the jack of diamonds
+// `jack_of_diamonds` (0: off). A side that takes every heart and the queen shoots
+// the moon: its hearts and queen count 0 and every other side gets 26 (`add`), or
+// it gets -26 (`subtract`); with `sun`, a side that takes every trick scores twice
+// that. The jack still counts for whoever took it.
+struct HeartsScoring {
+    int jack_of_diamonds = 0;
+    MoonScoring moon = MoonScoring::add;
+    bool sun = false;
+    int hearts_in_play = 13;
+    int tricks_in_hand = 13;
+    int target_score = 100;
+};
+
+// `takes` per side; `scores` the sides' game scores before the hand (for `best`).
+void score_hearts(std::span<const HeartsTake> takes, std::span<const int> scores, const HeartsScoring& how,
+                  std::span<ScoreSheet> out);
 
 }  // namespace sparts

@@ -1,5 +1,7 @@
 #include "engine/joker_deck.hpp"
 
+#include "engine/hearts_deck.hpp"
+
 namespace sparts {
 
 namespace {
@@ -22,6 +24,7 @@ CardSet removed_deuces(JokerDeck deck) {
 }  // namespace
 
 CardSet deck_in_play(const Ruleset& rules) {
+    if (rules.preset == Preset::hearts) return CardSet::deck(1, 0) & ~hearts_removed(rules.seats);
     if (rules.joker_deck == JokerDeck::none) return CardSet::deck(rules.decks, rules.jokers);
     return (CardSet::deck(1, 0) & ~removed_deuces(rules.joker_deck)) | CardSet::of(kBigJoker) |
            CardSet::of(kLittleJoker);

@@ -17,7 +17,7 @@ inline constexpr Card kBigJoker = Card::joker(0);     // "JK1"
 inline constexpr Card kLittleJoker = Card::joker(1);  // "JK2"
 
 // Every card dealt under these rules: the decks and jokers, less the deuces a
-// joker deck removes.
+// joker deck removes, or the low cards Hearts leaves out at 3, 5 or 6 seats.
 CardSet deck_in_play(const Ruleset& rules);
 
 // The cards that play as spades without being spades (the jokers; the 2 of

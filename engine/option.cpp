@@ -3,13 +3,14 @@
 
 #include <charconv>
 #include <string>
+#include <utility>
 
 namespace sparts {
 
 namespace {
 
 constexpr std::uint8_t fam(Family f) { return static_cast<std::uint8_t>(1u << static_cast<int>(f)); }
-constexpr std::uint8_t kAll = fam(Family::bga_sparts) | fam(Family::sparts) | fam(Family::spades);
+constexpr std::uint8_t kAll = fam(Family::bga_sparts) | fam(Family::sparts) | fam(Family::spades) | fam(Family::hearts);
 
 RuleError bad_value(std::string_view name, std::string_view value, std::string_view expected) {
     return {ErrorCode::invalid_option_value, "option '" + std::string(name) + "' expects " +
@@ -97,6 +98,49 @@ std::optional<RuleError> set_center_cards(Ruleset& r, std::string_view v) {
 }
 
 std::string bool_text(bool b) { return b ? "true" : "false"; }
+
+std::optional<RuleError> set_moon_scoring(Ruleset& r, std::string_view v) {
+    if (v == "add") r.moon_scoring = MoonScoring::add;
+    else if (v == "subtract") r.moon_scoring = MoonScoring::subtract;
+    else if (v == "best") r.moon_scoring = MoonScoring::best;
+    else return bad_value("moon_scoring", v, "add, subtract or best");
+    return std::nullopt;
+}
+
+std::string moon_scoring_text(const Ruleset& r) {
+    switch (r.moon_scoring) {
+        case MoonScoring::add: return "add";
+        case MoonScoring::subtract: return "subtract";
+        case MoonScoring::best: return "best";
+    }
+    return "?";
+}
+
+constexpr std::pair<PassRotation, const char*> kPassRotations[] = {
+    {PassRotation::standard, "standard"}, {PassRotation::left_right, "left-right"}, {PassRotation::left, "left"},
+    {PassRotation::right, "right"},       {PassRotation::across, "across"},         {PassRotation::none, "none"}};
+
+std::optional<RuleError> set_pass_rotation(Ruleset& r, std::string_view v) {
+    for (const auto& [rotation, name] : kPassRotations)
+        if (v == name) {
+            r.pass_rotation = rotation;
+            return std::nullopt;
+        }
+    return bad_value("pass_rotation", v, "standard, left-right, left, right, across or none");
+}
+
+std::string pass_rotation_text(const Ruleset& r) {
+    for (const auto& [rotation, name] : kPassRotations)
+        if (r.pass_rotation == rotation) return name;
+    return "?";
+}
+
+std::optional<RuleError> set_partnership(Ruleset& r, std::string_view v) {
+    if (v == "none") r.partnership = Partnership::none;
+    else if (v == "across") r.partnership = Partnership::across;
+    else return bad_value("partnership", v, "none or across");
+    return std::nullopt;  // validate() checks the number of seats
+}
 
 std::optional<RuleError> set_failed_nil_tricks(Ruleset& r, std::string_view v) {
     if (v == "partner") r.nil_tricks_count_for_partner = true, r.failed_nil_bags = false;
@@ -274,10 +318,12 @@ std::string get_sandbag(const Ruleset& r) {
 }
 
 const OptionInfo kOptions[] = {
-    {"seats", "sparts: 4-6; spartsel: 2-10", "Number of players; the deal follows seed 002's tables.",
+    {"seats", "sparts: 4-6; spartsel: 2-10; hearts: 3-6",
+     "Number of players; the deal follows seed 002's tables (hearts: the lowest cards leave the deck so that "
+     "it deals out evenly).",
      "001: \"4 players - 13 cards each / 5 players - 10 cards each (2 card kitty) / 6 players - 8 "
-     "cards each (4 card kitty)\"; 002: \"Typical one deck deals would be: ...\"",
-     fam(Family::sparts), set_seats, [](const Ruleset& r) { return std::to_string(r.seats); }},
+     "cards each (4 card kitty)\"; 002: \"Typical one deck deals would be: ...\"; hearts: docs/RULES.md",
+     fam(Family::sparts) | fam(Family::hearts), set_seats, [](const Ruleset& r) { return std::to_string(r.seats); }},
     {"decks", "1 | 2", "Number of 52-card decks (spartsel; sparts uses one).",
      "002: \"Typical double deck deals would be: 7 Players 15 ea (3 in center, w/4 jokers) ...\"",
      fam(Family::sparts), set_decks, [](const Ruleset& r) { return std::to_string(r.decks); }},
@@ -381,7 +427,7 @@ const OptionInfo kOptions[] = {
     {"target_score", "0 | 1-10000", "The game ends after the hand in which a side reaches it (0: no target).",
      "002: \"Games can be played to a number of points\"; 003: \"Winning Score (500 points by "
      "default)\"; 004: \"Be the first team to reach 250 points.\"",
-     fam(Family::sparts) | fam(Family::spades), INT_OPTION("target_score", 0, 10000, target_score),
+     fam(Family::sparts) | fam(Family::spades) | fam(Family::hearts), INT_OPTION("target_score", 0, 10000, target_score),
      [](const Ruleset& r) { return std::to_string(r.target_score); }},
     {"game_length", "200 | 400 | 800", "Target score, with its bag threshold and penalty (4 bags/40 at 200; 8 bags/80 at 400 and 800).",
      "000: \"There are three options for the length of the game: 200 points, 400 points, or 800 "
@@ -477,6 +523,40 @@ const OptionInfo kOptions[] = {
      "is played during a hand, opponents are not forced to play their highest spade.\"",
      fam(Family::spades), BOOL_OPTION("big_joker_forces_highest", big_joker_forces),
      [](const Ruleset& r) { return bool_text(r.big_joker_forces); }},
+    {"pass_count", "1-4", "Hearts: the number of cards each player passes.", "hearts: docs/RULES.md",
+     fam(Family::hearts), INT_OPTION("pass_count", 1, 4, pass_count),
+     [](const Ruleset& r) { return std::to_string(r.pass_count); }},
+    {"pass_rotation", "standard | left-right | left | right | across | none",
+     "Hearts: where each hand's pass goes. standard: left, right, across, hold, repeating (at an odd number "
+     "of seats left, right, hold); left-right: alternately; left, right, across: always; none: no passing.",
+     "hearts: docs/RULES.md", fam(Family::hearts), set_pass_rotation, pass_rotation_text},
+    {"jack_of_diamonds", "true | false", "Hearts: whoever takes the jack of diamonds scores -10 for it.",
+     "hearts: docs/RULES.md", fam(Family::hearts),
+     [](Ruleset& r, std::string_view v) -> std::optional<RuleError> {
+         const auto b = to_bool(v);
+         if (!b) return bad_value("jack_of_diamonds", v, "true or false");
+         r.jack_of_diamonds = *b ? -10 : 0;
+         return std::nullopt;
+     },
+     [](const Ruleset& r) { return bool_text(r.jack_of_diamonds != 0); }},
+    {"queen_breaks_hearts", "true | false", "Hearts: playing the queen of spades breaks hearts.",
+     "hearts: docs/RULES.md", fam(Family::hearts), BOOL_OPTION("queen_breaks_hearts", queen_breaks_hearts),
+     [](const Ruleset& r) { return bool_text(r.queen_breaks_hearts); }},
+    {"points_on_first_trick", "true | false", "Hearts: hearts and the queen of spades may be played on the first trick.",
+     "hearts: docs/RULES.md", fam(Family::hearts), BOOL_OPTION("points_on_first_trick", points_first_trick),
+     [](const Ruleset& r) { return bool_text(r.points_first_trick); }},
+    {"moon_scoring", "add | subtract | best",
+     "Hearts: a player (a side in partnership Hearts) who takes every heart and the queen of spades scores 0 for "
+     "them and every other gets 26 (add), or gets -26 (subtract), or the better of the two for the shooter (best).",
+     "hearts: docs/RULES.md", fam(Family::hearts), set_moon_scoring, moon_scoring_text},
+    {"shoot_the_sun", "true | false", "Hearts: taking every trick scores twice the moon (52).",
+     "hearts: docs/RULES.md", fam(Family::hearts), BOOL_OPTION("shoot_the_sun", shoot_the_sun),
+     [](const Ruleset& r) { return bool_text(r.shoot_the_sun); }},
+    {"partnership", "none | across",
+     "Hearts: partners sit across (4 or 6 players) and score their takes together; a side that takes every heart "
+     "and the queen shoots the moon.",
+     "hearts: docs/RULES.md", fam(Family::hearts), set_partnership,
+     [](const Ruleset& r) { return std::string(r.partnership == Partnership::across ? "across" : "none"); }},
     {"game_clock", "0 | 1-86400", "Seconds on the game clock (0: none); when it runs out the game ends as of the last completed hand.",
      "004: \"You have 10 minutes to complete each game of Spades.\"; 002: \"Games can be played to a "
      "number of points, or to a number of hands or to a time\"", fam(Family::spades) | fam(Family::sparts),

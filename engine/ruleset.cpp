@@ -13,6 +13,7 @@ const char* to_string(Preset preset) {
         case Preset::spartsel: return "spartsel";
         case Preset::spades: return "spades";
         case Preset::worldwinner_spades: return "worldwinner-spades";
+        case Preset::hearts: return "hearts";
     }
     return "?";
 }
@@ -22,6 +23,7 @@ const char* to_string(Family family) {
         case Family::bga_sparts: return "bga-sparts";
         case Family::sparts: return "sparts";
         case Family::spades: return "spades";
+        case Family::hearts: return "hearts";
     }
     return "?";
 }
@@ -34,7 +36,7 @@ Result<Preset> parse_preset(std::string_view name) {
     return RuleError{ErrorCode::unknown_preset,
                      "unknown preset '" + std::string(name) +
                          "': expected one of bga-sparts, sparts, spartsel, spades, "
-                         "worldwinner-spades"};
+                         "worldwinner-spades, hearts"};
 }
 
 Family Ruleset::family() const {
@@ -44,6 +46,7 @@ Family Ruleset::family() const {
         case Preset::spartsel: return Family::sparts;
         case Preset::spades:
         case Preset::worldwinner_spades: return Family::spades;
+        case Preset::hearts: return Family::hearts;
     }
     return Family::sparts;
 }
@@ -135,6 +138,17 @@ Ruleset preset_ruleset(Preset preset) {
             r.game_clock_seconds = 600;
             r.tie_plays_another_hand = true;
             break;
+        case Preset::hearts:
+            // Hearts as the sites play it (docs/RULES.md, the hearts preset): pass 3 left,
+            // right, across, hold; the 2 of clubs leads; a heart 1, the queen of spades 13;
+            // to 100, the lowest score wins.
+            r.hand_kind = HandKind::hearts;
+            r.hearts_mode = HeartsMode::traditional;
+            r.pass_count = 3;
+            r.low_score_wins = true;
+            r.target_score = 100;
+            r.tie_plays_another_hand = true;  // a tie for the lowest plays on (docs/RULES.md)
+            break;
     }
     r.hand_size = default_hand_size(r.seats, r.decks, r.jokers);
     return r;
@@ -157,6 +171,7 @@ std::optional<RuleError> validate(const Ruleset& r) {
         case Preset::worldwinner_spades: e = seats_range(4, 4); break;
         case Preset::sparts: e = seats_range(4, 6); break;
         case Preset::spartsel: e = seats_range(2, 10); break;
+        case Preset::hearts: e = seats_range(3, 6); break;
     }
     if (e) return e;
     if (r.preset != Preset::spartsel && (r.decks != 1 || r.jokers != 0 || r.hand_size_set))
@@ -220,6 +235,16 @@ std::optional<RuleError> validate(const Ruleset& r) {
         return bad(ErrorCode::invalid_option_value, "nil_pass is 0 to 3 cards, in the spades family");
     if (r.bid_style != BidStyle::standard && r.min_side_bid > 0)
         return bad(ErrorCode::invalid_option_value, "bid_style fixes the bids: it does not combine with min_side_bid");
+    if (r.family() != Family::hearts &&
+        (r.jack_of_diamonds || r.points_first_trick || r.moon_scoring != MoonScoring::add || r.shoot_the_sun ||
+         r.pass_rotation != PassRotation::standard || r.low_score_wins))
+        return bad(ErrorCode::option_not_for_ruleset, "the jack of diamonds, points on the first trick, the moon's and the sun's scoring and the pass rotation belong to the hearts family");
+    if (r.family() == Family::hearts && (r.pass_count < 1 || r.pass_count > 4))
+        return bad(ErrorCode::invalid_option_value, "pass_count is 1 to 4 cards (pass_rotation none passes nothing)");
+    if (r.family() == Family::hearts && r.partnership == Partnership::across && r.seats != 4 && r.seats != 6)
+        return bad(ErrorCode::invalid_option_value, "partnership Hearts is played by 4 or 6 players, partners across");
+    if (r.family() == Family::hearts && r.pass_rotation == PassRotation::across && r.seats % 2 != 0)
+        return bad(ErrorCode::invalid_option_value, "an odd number of players has no one across to pass to");
     if (r.family() != Family::spades && (r.min_side_bid || r.ten_for_two_hundred || r.all_thirteen_bonus || r.spades_any_time || r.failed_nil_bags))
         return bad(ErrorCode::option_not_for_ruleset, "side bids, 10-for-200, the all-13 bonus, failed-nil bags and spades led any time belong to the spades family");
     if (r.min_bid < 0 || r.min_bid > r.hand_size)

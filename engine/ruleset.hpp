@@ -15,12 +15,13 @@
 
 namespace sparts {
 
-enum class Preset : std::uint8_t { bga_sparts, sparts, spartsel, spades, worldwinner_spades };
-inline constexpr int kPresetCount = 5;
+enum class Preset : std::uint8_t { bga_sparts, sparts, spartsel, spades, worldwinner_spades, hearts };
+inline constexpr int kPresetCount = 6;
 
 // Options are named per family (RULINGS.md "Finer points"): `sparts` and
-// `spartsel` share one family, `spades` and `worldwinner-spades` another.
-enum class Family : std::uint8_t { bga_sparts, sparts, spades };
+// `spartsel` share one family, `spades` and `worldwinner-spades` another;
+// `hearts` is a family of its own.
+enum class Family : std::uint8_t { bga_sparts, sparts, spades, hearts };
 
 enum class HeartsMode : std::uint8_t { sparts, traditional };     // bga-sparts hearts hands
 enum class ScoringColumn : std::uint8_t { sparts, spartsel };     // seed 002's two columns
@@ -49,6 +50,13 @@ enum class JokerDeck : std::uint8_t {
     jjdd,         // Big, Little, 2 of diamonds, 2 of spades; the 2 of hearts and 2 of clubs removed
     deuces_high,  // Big, Little, 2 of spades; the 2 of diamonds and 2 of hearts removed
 };
+// The hearts preset: who scores a shot moon (docs/RULES.md moon). `add`: 26 to every
+// other player; `subtract`: 26 off the shooter; `best`: whichever leaves the shooter
+// better placed (subtract when adding would end the game with the shooter not first).
+enum class MoonScoring : std::uint8_t { add, subtract, best };
+// The hearts preset's passes, hand by hand: left, right, across, hold (across is
+// left out at an odd number of seats), or always one way, or never.
+enum class PassRotation : std::uint8_t { standard, left_right, left, right, across, none };
 // Who takes the center cards. Two-player tables always hand them out trick by
 // trick (2 to the first trick's winner, 1 to each later winner).
 enum class CenterRule : std::uint8_t { first_heart_or_queen, first_trick };
@@ -114,6 +122,14 @@ struct Ruleset {
     JokerDeck joker_deck = JokerDeck::none;
     bool big_joker_forces = false; // a led Big Joker makes each opponent play their highest spade (seed 003)
 
+    // The hearts preset (its own family). Points are taken, so the lowest score wins.
+    bool low_score_wins = false;
+    int jack_of_diamonds = 0;       // points for taking the J of diamonds (-10 in the variant; 0: off)
+    bool points_first_trick = false;  // hearts and the Q of spades may go on the first trick
+    MoonScoring moon_scoring = MoonScoring::add;
+    bool shoot_the_sun = false;     // taking every trick scores twice the moon
+    PassRotation pass_rotation = PassRotation::standard;
+
     // Game end.
     int target_score = 0;          // 0: none
     int hand_limit = 0;            // 0: none; -1: one hand a seat (seed 001)
@@ -122,7 +138,8 @@ struct Ruleset {
     bool tie_plays_another_hand = false;
 
     Family family() const;
-    int cards_in_play() const { return decks * 52 + jokers; }
+    // Hearts at 3, 5 or 6 seats leaves the lowest cards out so that the deck deals evenly.
+    int cards_in_play() const { return decks * 52 + jokers - (preset == Preset::hearts ? 52 % seats : 0); }
     int center_size() const { return cards_in_play() - seats * hand_size; }
     // Game sides: who shares one game score (spades teams, regular partners), else each seat.
     int sides() const {

@@ -99,7 +99,7 @@ Body list_tables_from(const json& j) {
         return *e;
     ListTables l;
     if (const json* p = member(j, "preset")) {
-        constexpr const char* kPreset = "a preset name: bga-sparts, sparts, spartsel, spades or worldwinner-spades";
+        constexpr const char* kPreset = "a preset name: bga-sparts, sparts, spartsel, spades, worldwinner-spades or hearts";
         if (!p->is_string()) return expected("preset", kPreset, *p);
         auto preset = parse_preset(p->get_ref<const std::string&>());
         if (!preset) return expected("preset", kPreset, *p);

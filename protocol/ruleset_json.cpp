@@ -12,7 +12,7 @@ using nlohmann::json;
 
 namespace {
 constexpr const char* kOptionValue = "a whole number, true, false or a string";
-constexpr const char* kPresets = "a preset name: bga-sparts, sparts, spartsel, spades or worldwinner-spades";
+constexpr const char* kPresets = "a preset name: bga-sparts, sparts, spartsel, spades, worldwinner-spades or hearts";
 }  // namespace
 
 Parsed<std::string> option_text(const json& v) {

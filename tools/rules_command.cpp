@@ -22,7 +22,7 @@ constexpr const char* kHelp =
 
 std::string families_of(const OptionInfo& o) {
     std::string s;
-    for (int f = 0; f <= static_cast<int>(Family::spades); ++f)
+    for (int f = 0; f <= static_cast<int>(Family::hearts); ++f)
         if (option_applies(o, static_cast<Family>(f))) s += (s.empty() ? "" : ", ") + std::string(to_string(static_cast<Family>(f)));
     return s;
 }

@@ -155,9 +155,10 @@ TEST_CASE("bots play only legal actions: sparts") { sweep("sparts"); }
 TEST_CASE("bots play only legal actions: spartsel") { sweep("spartsel"); }
 TEST_CASE("bots play only legal actions: spades") { sweep("spades"); }
 TEST_CASE("bots play only legal actions: worldwinner-spades") { sweep("worldwinner-spades"); }
+TEST_CASE("bots play only legal actions: hearts") { sweep("hearts"); }
 
 TEST_CASE("the same seed plays the same bot game") {
-    for (const char* preset : {"bga-sparts", "sparts", "spartsel", "spades", "worldwinner-spades"}) {
+    for (const char* preset : {"bga-sparts", "sparts", "spartsel", "spades", "worldwinner-spades", "hearts"}) {
         INFO(preset);
         const Ruleset rules = *make_ruleset(preset, {});
         std::vector<BotLevel> levels(static_cast<std::size_t>(rules.seats), BotLevel::basic);
@@ -264,6 +265,8 @@ TEST_CASE("a bot's decision does not depend on cards its seat has not seen") {
         {"sparts", {{"seats", "5"}, {"multi_pass", "back"}}},
         {"spartsel", {{"seats", "5"}, {"jokers", "3"}, {"secret_bids", "true"}}},
         {"spartsel", {{"seats", "6"}, {"partners", "regular"}, {"teams", "3"}}},
+        {"hearts", {}},
+        {"hearts", {{"seats", "5"}, {"jack_of_diamonds", "true"}}},
     };
     int compared = 0;
     for (const auto& c : cases) {

@@ -186,6 +186,7 @@ TEST_CASE("strong plays only legal actions: sparts") { sweep("sparts"); }
 TEST_CASE("strong plays only legal actions: spartsel") { sweep("spartsel"); }
 TEST_CASE("strong plays only legal actions: spades") { sweep("spades"); }
 TEST_CASE("strong plays only legal actions: worldwinner-spades") { sweep("worldwinner-spades"); }
+TEST_CASE("strong plays only legal actions: hearts") { sweep("hearts"); }
 
 TEST_CASE("strong's work is a number of sampled deals derived from the budget") {
     // A card play early in a Spades hand (bids made, a few tricks played).

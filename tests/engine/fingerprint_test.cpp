@@ -19,11 +19,11 @@ using namespace sparts::testing;
 
 namespace {
 
-constexpr std::uint64_t kFingerprint = 0xb26ae19ef6a31791ULL;
+constexpr std::uint64_t kFingerprint = 0xd1619c8910ffd67cULL;
 
 std::uint64_t fingerprint() {
     std::uint64_t h = fnv1a("");
-    for (const char* preset : {"bga-sparts", "sparts", "spartsel", "spades", "worldwinner-spades"}) {
+    for (const char* preset : {"bga-sparts", "sparts", "spartsel", "spades", "worldwinner-spades", "hearts"}) {
         for (const auto& var : variants_of(preset)) {
             auto rules = make_ruleset(var.preset, var.options);
             REQUIRE(rules);

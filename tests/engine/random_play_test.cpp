@@ -170,3 +170,4 @@ TEST_CASE("random play: sparts") { run_preset("sparts"); }
 TEST_CASE("random play: spartsel") { run_preset("spartsel"); }
 TEST_CASE("random play: spades") { run_preset("spades"); }
 TEST_CASE("random play: worldwinner-spades") { run_preset("worldwinner-spades"); }
+TEST_CASE("random play: hearts") { run_preset("hearts"); }

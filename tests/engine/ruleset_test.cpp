@@ -16,7 +16,7 @@ TEST_CASE("every preset validates and names itself") {
         REQUIRE(parsed);
         CHECK(*parsed == preset);
     }
-    auto bad = parse_preset("hearts");
+    auto bad = parse_preset("bridge");
     REQUIRE_FALSE(bad);
     CHECK(bad.error().code == ErrorCode::unknown_preset);
 }

@@ -75,12 +75,12 @@ TEST_CASE("every preset, with and without options, reads back as the same rulese
 TEST_CASE("a bad ruleset says which field is wrong") {
     CHECK(error_of(R"("spades")") == R"(expected a ruleset object like {"preset":"spades","options":{}}, got "spades")");
     CHECK(error_of(R"({})") ==
-          "field 'preset': missing; expected a preset name: bga-sparts, sparts, spartsel, spades or worldwinner-spades");
+          "field 'preset': missing; expected a preset name: bga-sparts, sparts, spartsel, spades, worldwinner-spades or hearts");
     CHECK(error_of(R"({"preset":4})") ==
-          "field 'preset': expected a preset name: bga-sparts, sparts, spartsel, spades or worldwinner-spades, got 4");
+          "field 'preset': expected a preset name: bga-sparts, sparts, spartsel, spades, worldwinner-spades or hearts, got 4");
     CHECK(error_of(R"({"preset":"bridge"})") ==
           "field 'preset': unknown preset 'bridge': expected one of bga-sparts, sparts, spartsel, spades, "
-          "worldwinner-spades");
+          "worldwinner-spades, hearts");
     CHECK(error_of(R"({"preset":"spades","rules":{}})") ==
           "field 'rules': unknown field in a ruleset; expected only preset, options");
     CHECK(error_of(R"({"preset":"spades","options":[]})") ==

@@ -23,7 +23,7 @@ const std::vector<std::string> kFlatOut = {"--messages-per-second", "100000", "-
 TEST_CASE("e2e: four clients play a full game of every preset, with gapless seqs and one game_over") {
     TestServer server(kFlatOut);
     EventLoop loop;
-    const std::vector<std::string> presets = {"bga-sparts", "sparts", "spartsel", "spades", "worldwinner-spades"};
+    const std::vector<std::string> presets = {"bga-sparts", "sparts", "spartsel", "spades", "worldwinner-spades", "hearts"};
     // All five tables play at once, as they would on a live server.
     std::vector<TableGame> games;
     for (std::size_t i = 0; i < presets.size(); ++i)

@@ -78,6 +78,20 @@ inline std::vector<Variant> variants_of(const std::string& preset) {
                 {preset, {{"bid_style", "mirror"}, {"min_bid", "2"}}},
                 {preset, {{"nil_pass", "2"}, {"joker_deck", "jjdd"}}},
                 {preset, {{"nil_pass", "3"}, {"bid_style", "suicide"}}}};
+    if (preset == "hearts")
+        return {{preset, {}},
+                {preset, {{"seats", "3"}}},
+                {preset, {{"seats", "5"}}},
+                {preset, {{"seats", "6"}}},
+                {preset, {{"jack_of_diamonds", "true"}, {"queen_breaks_hearts", "true"}}},
+                {preset, {{"points_on_first_trick", "true"}, {"moon_scoring", "subtract"}}},
+                {preset, {{"moon_scoring", "best"}, {"shoot_the_sun", "true"}}},
+                {preset, {{"pass_rotation", "left-right"}, {"pass_count", "4"}}},
+                {preset, {{"pass_rotation", "none"}, {"target_score", "50"}}},
+                {preset, {{"partnership", "across"}}},
+                {preset, {{"seats", "6"}, {"partnership", "across"}, {"shoot_the_sun", "true"}, {"pass_rotation", "across"}}},
+                {preset, {{"seats", "5"}, {"pass_rotation", "right"}, {"pass_count", "1"}, {"jack_of_diamonds", "true"}}},
+                {preset, {{"seats", "3"}, {"pass_rotation", "left"}, {"moon_scoring", "best"}, {"points_on_first_trick", "true"}}}};
     return {{preset, {}},
             {preset, {{"sandbag_penalty", "10"}}},
             {preset, {{"target_score", "500"}, {"nil_value", "100"}}},

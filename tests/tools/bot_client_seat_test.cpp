@@ -115,7 +115,7 @@ int play(const Ruleset& rules, std::uint64_t seed) {
 }  // namespace
 
 TEST_CASE("sparts-bot rebuilds its seat's view from the wire and decides as the table's bot would") {
-    for (const char* preset : {"bga-sparts", "sparts", "spartsel", "spades", "worldwinner-spades"}) {
+    for (const char* preset : {"bga-sparts", "sparts", "spartsel", "spades", "worldwinner-spades", "hearts"}) {
         const auto vars = testing::variants_of(preset);
         int decisions = 0;
         for (std::size_t i = 0; i < vars.size() && i < 6; ++i) {
