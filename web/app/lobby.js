@@ -422,7 +422,8 @@ export function resultWords(g) {
   if (players.length % k !== 0) return "";
   const names = seatNames(players, null, { botSeats: true });
   const side = (i) => names.filter((_, seat) => seat % k === i).map((x, j) => x ?? `Seat ${i + j * k + 1}`).join(" & ");
-  const order = over.scores.map((score, i) => ({ i, score, rank: over.ranks?.[i] })).sort((a, b) => b.score - a.score);
+  // By rank: in Hearts the lowest score is first.
+  const order = over.scores.map((score, i) => ({ i, score, rank: over.ranks?.[i] ?? 0 })).sort((a, b) => a.rank - b.rank || b.score - a.score);
   const first = order.filter((x) => x.rank === 1);
   const scores = order.map((x) => x.score).join(" to ");
   if (first.length !== 1) return `${first.map((x) => side(x.i)).join(" and ")} tied for first, ${scores}`;

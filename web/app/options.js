@@ -7,16 +7,17 @@ export const PRESETS = [
   { name: "bga-sparts", label: "BGA Sparts", about: "4 players; the seven of diamonds chooses Spades or Hearts each hand." },
   { name: "sparts", label: "Sparts", about: "4–6 players: bid on tricks, lose points for hearts and the queen of spades." },
   { name: "spartsel", label: "Spartsel", about: "The inventors' game: exact bids only, 2–10 players, decks and jokers." },
+  { name: "hearts", label: "Hearts", about: "4 players (3–6): pass 3, then avoid hearts and the queen of spades; to 100, the lowest score wins." },
 ];
 
 const SPADES = ["spades", "worldwinner-spades"];
 const SPARTS = ["sparts", "spartsel"];
-const ALL = ["bga-sparts", ...SPARTS, ...SPADES];
+const ALL = ["bga-sparts", ...SPARTS, ...SPADES, "hearts"];
 
 // type: "int" (min..max), "enum" (values), "bool". defaults: per preset (absent: does not apply).
 export const OPTIONS = [
   { name: "seats", label: "Players", hint: "how many seats", type: "int", min: 2, max: 10,
-    range: { sparts: [4, 6], spartsel: [2, 10] }, defaults: { sparts: 4, spartsel: 4 } },
+    range: { sparts: [4, 6], spartsel: [2, 10], hearts: [3, 6] }, defaults: { sparts: 4, spartsel: 4, hearts: 4 } },
   { name: "decks", label: "Decks", hint: "52-card decks", type: "enum", values: ["1", "2"], defaults: { spartsel: "1" } },
   { name: "jokers", label: "Jokers", hint: "wild cards", type: "int", min: 0, max: 4, defaults: { spartsel: 0 } },
   { name: "hand_size", label: "Hand size", hint: "cards each (auto: all)", type: "text", pattern: "auto|[0-9]{1,2}",
@@ -25,8 +26,8 @@ export const OPTIONS = [
     pattern: "seats|[0-9]{1,3}", defaults: { sparts: "seats", spartsel: "seats" } },
   { name: "scoring", label: "Scoring", hint: "sparts: overtricks; spartsel: exact", type: "enum",
     values: ["sparts", "spartsel"], defaults: { sparts: "sparts", spartsel: "spartsel" } },
-  { name: "target_score", label: "Target score", hint: "wins the game (0: none)", type: "int", min: 0, max: 10000,
-    defaults: { sparts: 0, spartsel: 0, spades: 500, "worldwinner-spades": 250 } },
+  { name: "target_score", label: "Target score", hint: "wins the game (0: none)", hints: { hearts: "ends the game; the lowest wins (0: none)" }, type: "int", min: 0, max: 10000,
+    defaults: { sparts: 0, spartsel: 0, spades: 500, "worldwinner-spades": 250, hearts: 100 } },
   { name: "game_length", label: "Game length", hint: "points to win", type: "enum", values: ["200", "400", "800"],
     defaults: { "bga-sparts": "200" } },
   { name: "hearts_mode", label: "Hearts mode", hint: "pass 4 (sparts) or 3 (traditional)", type: "enum",
@@ -59,6 +60,20 @@ export const OPTIONS = [
     defaults: { spades: "none", "worldwinner-spades": "none" } },
   { name: "big_joker_forces_highest", label: "Big Joker forces", hint: "led, it draws each opponent's top spade", type: "bool",
     defaults: { spades: false, "worldwinner-spades": false } },
+  { name: "pass_count", label: "Cards passed", hint: "each hand", type: "int", min: 1, max: 4, defaults: { hearts: 3 } },
+  { name: "pass_rotation", label: "Passing", hint: "where each hand's pass goes", type: "enum",
+    values: ["standard", "left-right", "left", "right", "across", "none"],
+    valueLabels: { standard: "left, right, across, hold", "left-right": "left, then right", left: "always left", right: "always right", across: "always across", none: "no passing" },
+    defaults: { hearts: "standard" } },
+  { name: "jack_of_diamonds", label: "Jack of diamonds −10", hint: "Omnibus Hearts", type: "bool", defaults: { hearts: false } },
+  { name: "queen_breaks_hearts", label: "Queen breaks hearts", hint: "the queen of spades counts as a heart", type: "bool", defaults: { hearts: false } },
+  { name: "points_on_first_trick", label: "Points on trick 1", hint: "hearts and the queen allowed", type: "bool", defaults: { hearts: false } },
+  { name: "moon_scoring", label: "Shooting the moon", hint: "all hearts and the queen", type: "enum", values: ["add", "subtract", "best"],
+    valueLabels: { add: "26 to everyone else", subtract: "26 off the shooter", best: "whichever is better for the shooter" },
+    defaults: { hearts: "add" } },
+  { name: "shoot_the_sun", label: "Shooting the sun", hint: "every trick: twice the moon", type: "bool", defaults: { hearts: false } },
+  { name: "partnership", label: "Partners", hint: "across, scores together", type: "enum", values: ["none", "across"],
+    valueLabels: { none: "none", across: "across the table" }, defaults: { hearts: "none" } },
   { name: "center_cards", label: "Center cards", hint: "who takes the kitty", type: "enum",
     values: ["first-heart-or-queen", "first-trick"], defaults: { sparts: "first-heart-or-queen", spartsel: "first-heart-or-queen" } },
   { name: "mooning", label: "Mooning", hint: "shoot the moon", type: "bool", defaults: { sparts: false, spartsel: false } },
@@ -85,7 +100,7 @@ export const OPTIONS = [
 
 /** The options a preset takes, each with its default there. */
 export function optionsFor(preset) {
-  return OPTIONS.filter((o) => preset in o.defaults).map((o) => ({ ...o, default: o.defaults[preset] }));
+  return OPTIONS.filter((o) => preset in o.defaults).map((o) => ({ ...o, hint: o.hints?.[preset] ?? o.hint, default: o.defaults[preset] }));
 }
 
 /** An option's value as the form shows it. */
@@ -130,6 +145,10 @@ export function presetInWords(preset, value) {
     case "worldwinner-spades": {
       const clock = num("game_clock");
       return `Partnership Spades ${target()}, bag back${clock ? `, ${clock % 60 ? `${clock}-second` : `${clock / 60}-minute`} game clock` : ""}; nil is worth ${nil()}.`;
+    }
+    case "hearts": {
+      const pass = value("pass_rotation") === "none" ? "no passing" : `pass ${value("pass_count")}`;
+      return `${num("seats")} players${value("partnership") === "across" ? " in partnerships" : ""}: ${pass}, then avoid hearts and the queen of spades; ${target()}, the lowest score wins.`;
     }
     case "bga-sparts":
       return `4 players; the seven of diamonds chooses Spades or Hearts each hand; to ${value("game_length")} points.`;

@@ -336,6 +336,50 @@ export const RULES = {
           "text": "The seed's examples come out as 2893 (Example 1: 261 against 188 with 3:40 left) and 1450 (Example 3: time ran out at 145 against 225). Example 2 has an arithmetic slip: it writes \"His Base Score is 130 * 10, or 1300\" for a score of 180, and then totals \"1800 + 0 + 0 + 105 = 1905\". The formula gives 180 × 10 = 1800, so the total is 1800 + 105 = 1905, and that is what the engine computes."
         }
       ]
+    },
+    "hearts": {
+      "summary": "Hearts as the sites play it: 4 players (3 to 6), pass 3 left, right, across, hold; the 2♣ leads; a heart is 1 point and the Q♠ 13; shooting the moon gives 26 to everyone else; to 100, and the lowest score wins. No bids.",
+      "rules": [
+        {
+          "text": "Hearts as the sites and rule books play it. Its sources are public rule pages, quoted with their addresses. Points are taken, not scored: each player's score grows, and the lowest wins."
+        },
+        {
+          "rule": "Players and deal",
+          "text": "4 players, 13 cards each, dealt one at a time from the dealer's left; 3 to 6 with seats (the lowest cards leave the deck). No center, no bids, no trump."
+        },
+        {
+          "rule": "Passing",
+          "text": "3 cards (pass_count), left, right, across, then a hand with no pass, repeating (pass_rotation). Everyone passes at once; the cards arrive when all have passed."
+        },
+        {
+          "rule": "First lead",
+          "text": "The holder of the 2♣ leads it (the 3♣ at 5 players, where the 2♣ is out): must_lead_card for anything else."
+        },
+        {
+          "rule": "First trick",
+          "text": "No heart and no Q♠ may be played on it (no_points_on_first_trick) unless the hand holds nothing else; points_on_first_trick lifts this."
+        },
+        {
+          "rule": "Following",
+          "text": "Follow the suit led if you can; otherwise play anything. The highest card of the suit led wins."
+        },
+        {
+          "rule": "Leading hearts",
+          "text": "Not before a heart has been played (hearts_not_broken), unless the leader holds only hearts; queen_breaks_hearts lets the Q♠ break them too."
+        },
+        {
+          "rule": "Points",
+          "text": "Each heart taken +1 (hearts), the Q♠ +13 (queen_of_spades); 26 a hand. With jack_of_diamonds, the J♦ −10."
+        },
+        {
+          "rule": "Shooting the moon",
+          "text": "All 13 hearts and the Q♠ to one player: 0 for them, +26 to every other player (moon); moon_scoring and shoot_the_sun change it."
+        },
+        {
+          "rule": "Game end",
+          "text": "After the hand in which someone reaches target_score (100). The lowest score wins (rank 1); game_over's ranks count who is lower. If two or more share the lowest score, another hand is played (up to hand_cap)."
+        }
+      ]
     }
   },
   "common": [
@@ -402,7 +446,8 @@ export const RULES = {
       "meaning": "The number of players. Setting it also sets the hand size, so that each player gets as many cards as the deck allows and the rest go to the center: 4 → 13 each; 5 → 10 each + 2; 6 → 8 each + 4; 7 → 7 each + 3; with decks and jokers the same rule gives every row of's tables (2 players: 17 each + 18).",
       "defaults": {
         "sparts": "4",
-        "spartsel": "4"
+        "spartsel": "4",
+        "hearts": "4"
       }
     },
     "hand_size": {
@@ -450,7 +495,8 @@ export const RULES = {
         "sparts": "0",
         "spartsel": "0",
         "spades": "500",
-        "worldwinner-spades": "250"
+        "worldwinner-spades": "250",
+        "hearts": "100"
       }
     },
     "game_length": {
@@ -677,7 +723,64 @@ export const RULES = {
         "sparts": "100",
         "spartsel": "100",
         "spades": "100",
-        "worldwinner-spades": "100"
+        "worldwinner-spades": "100",
+        "hearts": "100"
+      }
+    },
+    "pass_count": {
+      "values": "1–4",
+      "meaning": "How many cards each player passes.",
+      "defaults": {
+        "hearts": "3"
+      }
+    },
+    "pass_rotation": {
+      "values": "standard, left-right, left, right, across, none",
+      "meaning": "Where each hand's pass goes. standard: left, right, across, then a hand with no pass, repeating; at 3 or 5 players (no one across) left, right, no pass. left-right: alternately. left, right, across: always that way (across needs an even number of players). none: no passing at all. A no-pass hand of standard is announced (passing_started with distance 0); none sends no passing_started.",
+      "defaults": {
+        "hearts": "standard"
+      }
+    },
+    "jack_of_diamonds": {
+      "values": "true, false",
+      "meaning": "Omnibus Hearts: whoever takes the J♦ scores −10 for it (a jack_of_diamonds line), moon or not.",
+      "defaults": {
+        "hearts": "false"
+      }
+    },
+    "queen_breaks_hearts": {
+      "values": "true, false",
+      "meaning": "Playing the Q♠ breaks hearts as a heart does.",
+      "defaults": {
+        "hearts": "false"
+      }
+    },
+    "points_on_first_trick": {
+      "values": "true, false",
+      "meaning": "Hearts and the Q♠ may be played on the first trick (by default they may not, unless the hand holds nothing else: no_points_on_first_trick).",
+      "defaults": {
+        "hearts": "false"
+      }
+    },
+    "moon_scoring": {
+      "values": "add, subtract, best",
+      "meaning": "Shooting the moon: a player (a side, with partnership) who takes all the hearts and the Q♠ scores 0 for them. add: every other player gets 26 (a moon line of +26). subtract: the shooter gets −26 instead. best: add, unless adding would end the game with the shooter not alone at the lowest score, then subtract.",
+      "defaults": {
+        "hearts": "add"
+      }
+    },
+    "shoot_the_sun": {
+      "values": "true, false",
+      "meaning": "Whoever takes every trick scores twice the moon: 52 to each other player (add), or −52 (subtract).",
+      "defaults": {
+        "hearts": "false"
+      }
+    },
+    "partnership": {
+      "values": "none, across",
+      "meaning": "Partnership Hearts: partners sit across (4 or 6 players; invalid_option_value at 3 or 5) and their takes are added into one score; a side that takes every heart and the Q♠ between its partners shoots the moon, and each other side gets 26.",
+      "defaults": {
+        "hearts": "none"
       }
     }
   }

@@ -4,7 +4,7 @@
 
 import {
   cardName, cardShort, isRed, parseCard, describeEvent, errorWords, bidWords, passDirectionWords,
-  SCORE_COMPONENT_WORDS, sideOfSeat, ranksOf, trickWinner, checkDealCommitment, getPlayer, jokerDeckOf,
+  SCORE_COMPONENT_WORDS, sideOfSeat, ranksOf, lowScoreWins, trickWinner, checkDealCommitment, getPlayer, jokerDeckOf,
 } from "../lib/index.js";
 import { h, patch, focusKey, restoreFocus } from "./dom.js";
 import { optionsInWords, presetLabel } from "./options.js";
@@ -447,7 +447,11 @@ export class TableView {
     // A seat on a phone's ring has a box a few words wide: short words, whole, rather than long ones cut.
     const narrow = Boolean(place) && narrowScreen();
     const lines = [];
-    if (v) {
+    if (v && v.kind === "hearts") {
+      // A Hearts hand has no bids: the tricks alone.
+      lines.push(h("div", { class: "tricks", "aria-label": `${v.tricks[seat]} tricks taken` },
+        h("strong", {}, String(v.tricks[seat])), v.tricks[seat] === 1 ? " trick" : " tricks"));
+    } else if (v) {
       const bidText = bid === undefined || bid === null ? "no bid" : bid === "secret" ? "secret bid" : bid === "nil" ? "nil" : `bid ${bid}`;
       lines.push(h("div", { class: "tricks", "aria-label": `${v.tricks[seat]} tricks taken, ${bidText}` },
         h("strong", {}, `${v.tricks[seat]} / ${bid === null || bid === undefined ? "–" : bid === "secret" ? "?" : bidWords(bid)}`),
@@ -455,7 +459,7 @@ export class TableView {
     }
     // A partnership's score is the side's: on the scoreboard once, not on each partner.
     if (score !== null && score !== undefined && !this.partnered()) {
-      const hasBags = bags !== undefined && bags !== null;
+      const hasBags = bags !== undefined && bags !== null && !lowScoreWins(s.info?.ruleset);  // Hearts counts no bags
       lines.push(h("div", { class: "score" }, narrow
         ? `${score} pts${hasBags && bags ? ` · ${bags} bags` : ""}` : `Score ${score}${hasBags ? ` · bags ${bags}` : ""}`));
     }
@@ -534,16 +538,19 @@ export class TableView {
       return `${total}${nils ? ` + ${nils === 1 ? "nil" : `${nils} nils`}` : ""}${missing ? " …" : ""}`;
     };
     const label = (i) => (i === mine ? "Us" : mine >= 0 && s.sides.length === 2 ? "Them" : s.sides[i].map((x) => this.nameOf(x)).join(" & "));
+    // Partnership Hearts has no bids and no bags: points taken, the lowest score first.
+    const hearts = lowScoreWins(s.info?.ruleset);
+    const columns = hearts ? ["", "Tricks", "Points"] : ["", "Bid", "Tricks", "Score", "Bags"];
     return h("table", { class: "scoreboard", "aria-label": "Scores by side" },
-      h("thead", {}, h("tr", {}, ["", "Bid", "Tricks", "Score", "Bags"].map((x) => h("th", { scope: "col" }, x)))),
+      h("thead", {}, h("tr", {}, columns.map((x) => h("th", { scope: "col" }, x)))),
       h("tbody", {}, order.map((i) => {
         const side = s.sides[i];
         return h("tr", { class: i === mine ? "us" : "", dataset: { side: String(i) } },
           h("th", { scope: "row", title: side.map((x) => this.nameOf(x)).join(" & ") }, label(i)),
-          h("td", {}, bidOf(side)),
+          hearts ? null : h("td", {}, bidOf(side)),
           h("td", {}, String(side.reduce((a, x) => a + (v.tricks[x] ?? 0), 0))),
           h("td", {}, String(v.scores[i] ?? 0)),
-          h("td", {}, v.bags[i] === undefined || v.bags[i] === null ? "–" : String(v.bags[i])));
+          hearts ? null : h("td", {}, v.bags[i] === undefined || v.bags[i] === null ? "–" : String(v.bags[i])));
       })));
   }
 
@@ -734,6 +741,7 @@ export class TableView {
     const next = this.nextHandWaits();
     const turn = s.yourTurn?.legal.kind;
     const sideName = (side) => side.seats.map((x) => this.nameOf(x)).join(" & ");
+    const lowWins = lowScoreWins(s.info?.ruleset);
     const components = Object.keys(SCORE_COMPONENT_WORDS).filter((c) => e.sides.some((x) => x.score_sheet[c] !== undefined));
     const row = (label, f, cls) => h("tr", { class: cls }, h("th", { scope: "row" }, label), e.sides.map((x) => h("td", {}, f(x))));
     return h("section", { class: "card-panel scored", "aria-labelledby": "scored-title" },
@@ -741,12 +749,13 @@ export class TableView {
       h("table", { class: "score-table" },
         h("thead", {}, h("tr", {}, h("th", { scope: "col" }, ""), e.sides.map((x) => h("th", { scope: "col" }, sideName(x))))),
         h("tbody", {},
-          row("Bid", (x) => (x.bid === null ? "—" : x.nil_bids ? `${x.bid} (${x.nil_bids} nil)` : x.bid)),
+          e.kind === "hearts" ? null : row("Bid", (x) => (x.bid === null ? "—" : x.nil_bids ? `${x.bid} (${x.nil_bids} nil)` : x.bid)),
           row("Tricks", (x) => x.tricks),
           components.map((c) => row(SCORE_COMPONENT_WORDS[c], (x) => (x.score_sheet[c] === undefined ? "" : signed(x.score_sheet[c])), "component")),
-          row("Hand total", (x) => signed(x.hand_total), "total"),
+          row(lowWins ? "Points taken" : "Hand total", (x) => signed(x.hand_total), "total"),
           row("Score", (x) => x.score, "total"),
-          row("Bags", (x) => x.bags))),
+          lowWins ? null : row("Bags", (x) => x.bags))),
+      lowWins ? h("p", { class: "hint" }, "Points are taken: the lowest score wins.") : null,
       s.bagPenalties.map((b) => h("p", { class: "hint" }, `Bag penalty: ${sideName(e.sides[b.side] ?? { seats: [] })} ${b.to_opponents ? "gives the opponents" : "loses"} ${b.points * b.times}.`)),
       next ? h("button", { type: "button", class: "primary", id: "next-hand", dataset: { focusKey: "next-hand" }, onclick: () => { this.dismissedHand = `${s.game}/${e.hand}`; this.render(); } },
         turn === "bid" ? "Next hand: your bid" : turn === "pass" ? "Next hand: your pass" : turn === "choose" ? "Next hand: your choice" : "Next hand")
@@ -772,14 +781,14 @@ export class TableView {
     const g = s.gameOver;
     if (!g) return null;
     const sides = s.sides.length === g.scores.length ? s.sides : g.scores.map((_, i) => [i]);
-    const ranks = g.ranks ?? ranksOf(g.scores);
+    const ranks = g.ranks ?? ranksOf(g.scores, lowScoreWins(s.info?.ruleset));
     const rows = g.scores.map((score, i) => ({ rank: ranks[i], score, seats: sides[i] ?? [i] })).sort((a, b) => a.rank - b.rank);
     const asked = s.you !== null && s.again.includes(s.you);
     return h("section", { class: "card-panel game-over", "aria-labelledby": "over-title" },
       h("h2", { id: "over-title" }, this.gameOverTitle(sides, ranks)),
       this.yourResultEl(sides, ranks),
       h("table", { class: "score-table ranks" },
-        h("thead", {}, h("tr", {}, ["Rank", "Players", "Score"].map((x) => h("th", { scope: "col" }, x)))),
+        h("thead", {}, h("tr", {}, ["Rank", "Players", lowScoreWins(s.info?.ruleset) ? "Points (lowest wins)" : "Score"].map((x) => h("th", { scope: "col" }, x)))),
         h("tbody", {}, rows.map((r) => h("tr", { class: r.rank === 1 ? "winner" : "" },
           h("td", {}, ordinal(r.rank)),
           h("td", {}, r.seats.map((x) => this.nameOf(x)).join(" & ")),

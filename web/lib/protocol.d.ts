@@ -61,9 +61,9 @@ export type Token = string;
 /** A private table's invite code as the server hands it out: 12 hex digits. */
 export type Invite = string;
 
-export type Preset = "bga-sparts" | "sparts" | "spartsel" | "spades" | "worldwinner-spades";
+export type Preset = "bga-sparts" | "sparts" | "spartsel" | "spades" | "worldwinner-spades" | "hearts";
 
-export type OptionName = "seats" | "decks" | "jokers" | "hand_size" | "hands" | "scoring" | "center_cards" | "mooning" | "ten_of_hearts_minus_one" | "mercy" | "multi_pass" | "partners" | "teams" | "partner_plan" | "progressive_rotated" | "reverse_partners" | "secret_bids" | "target_score" | "game_length" | "hearts_mode" | "nil_value" | "sandbag_penalty" | "mercy_rule" | "min_bid" | "min_side_bid" | "ten_for_two_hundred" | "all_thirteen_bonus" | "failed_nil_tricks" | "spades_led_any_time" | "bid_style" | "nil_pass" | "joker_deck" | "big_joker_forces_highest" | "game_clock" | "hand_cap";
+export type OptionName = "seats" | "decks" | "jokers" | "hand_size" | "hands" | "scoring" | "center_cards" | "mooning" | "ten_of_hearts_minus_one" | "mercy" | "multi_pass" | "partners" | "teams" | "partner_plan" | "progressive_rotated" | "reverse_partners" | "secret_bids" | "target_score" | "game_length" | "hearts_mode" | "nil_value" | "sandbag_penalty" | "mercy_rule" | "min_bid" | "min_side_bid" | "ten_for_two_hundred" | "all_thirteen_bonus" | "failed_nil_tricks" | "spades_led_any_time" | "bid_style" | "nil_pass" | "joker_deck" | "big_joker_forces_highest" | "pass_count" | "pass_rotation" | "jack_of_diamonds" | "queen_breaks_hearts" | "points_on_first_trick" | "moon_scoring" | "shoot_the_sun" | "partnership" | "game_clock" | "hand_cap";
 
 /** A ruleset as a client asks for it: a preset and named options applied in order to its defaults. Values are whole numbers, booleans or strings ("on", "10"); the server refuses an unknown option, one of another family, or a bad value with bad_ruleset. */
 export type RulesetRequest = {
@@ -111,6 +111,15 @@ export type Ruleset = {
     /** Joker Spades: the Big Joker (JK1) and Little Joker (JK2) rank above the ace of spades; jjdd adds the 2 of diamonds and the 2 of spades under them, deuces-high the 2 of spades. docs/RULES.md. */
     joker_deck?: "none" | "big-little" | "jjdd" | "deuces-high";
     big_joker_forces_highest?: boolean;
+    pass_count?: number;
+    /** hearts: where each hand's pass goes (docs/RULES.md pass_rotation). */
+    pass_rotation?: "standard" | "left-right" | "left" | "right" | "across" | "none";
+    jack_of_diamonds?: boolean;
+    queen_breaks_hearts?: boolean;
+    points_on_first_trick?: boolean;
+    moon_scoring?: "add" | "subtract" | "best";
+    shoot_the_sun?: boolean;
+    partnership?: "none" | "across";
     game_clock?: number;
     hand_cap?: number;
   };

@@ -66,7 +66,10 @@ export declare class TableModel {
 }
 /** chat lines a model keeps */
 export declare const CHAT_LINES: 200;
-export declare function ranksOf(scores: number[]): number[];
+/** rank 1 first, equal scores sharing a rank; with lowWins (Hearts: points taken) the lowest is first */
+export declare function ranksOf(scores: number[], lowWins?: boolean): number[];
+/** whether the ruleset's lowest score wins (the hearts preset) */
+export declare function lowScoreWins(ruleset: Ruleset | null | undefined): boolean;
 export declare function sideOfSeat(state: TableState, seat: number): number;
 export declare function sidesFromPartners(partners: number[][] | undefined, seats: number): number[][];
 export declare function partnersFromRuleset(ruleset: Ruleset | undefined, seats: number): number[][];

@@ -117,7 +117,7 @@ export class TableModel {
     s.turnDeadline = snap.turn_ms_left != null ? Date.now() + snap.turn_ms_left : null;
     s.clockDeadline = snap.clock_ms_left != null ? Date.now() + snap.clock_ms_left : null;
     s.lastTrick = null;
-    s.gameOver = s.view?.phase === "game_over" ? { reason: null, scores: s.view.scores, ranks: ranksOf(s.view.scores) } : null;
+    s.gameOver = s.view?.phase === "game_over" ? { reason: null, scores: s.view.scores, ranks: ranksOf(s.view.scores, lowScoreWins(s.info?.ruleset ?? this.ruleset)) } : null;
     s.again = [];
     s.absent = [];
     s.heldSeat = snap.held_seat ?? null;
@@ -139,7 +139,7 @@ export class TableModel {
     s.sides = s.view ? sidesFromPartners(s.view.partners, n) : [];
     s.lastTrick = null;
     s.handScored = null;
-    s.gameOver = s.view?.phase === "game_over" ? { reason: null, scores: s.view.scores, ranks: ranksOf(s.view.scores) } : null;
+    s.gameOver = s.view?.phase === "game_over" ? { reason: null, scores: s.view.scores, ranks: ranksOf(s.view.scores, lowScoreWins(s.info?.ruleset ?? this.ruleset)) } : null;
     s.yourTurn = null;
   }
 
@@ -532,14 +532,23 @@ export function partnersFromRuleset(ruleset, n, hand = 0, dealer = 0) {
     return seats.map((s) => seats.filter((t) => team(t) === team(s)));
   }
   const teams = ruleset.preset === "spades" || ruleset.preset === "worldwinner-spades" ? 2
+    : ruleset.preset === "hearts" ? (ruleset.options?.partnership === "across" ? n / 2 : 0)
     : kind === "regular" ? Number(ruleset.options.teams ?? 2) : 0;
   if (!teams) return alone;
   return seats.map((s) => seats.filter((t) => t % teams === s % teams));
 }
 
-/** Rank 1 is first; equal scores share a rank. */
-export function ranksOf(scores) {
-  return scores.map((x) => 1 + scores.filter((y) => y > x).length);
+/**
+ * Rank 1 is first; equal scores share a rank. With `lowWins` (the hearts preset, where
+ * points are taken) the lowest score is first.
+ */
+export function ranksOf(scores, lowWins = false) {
+  return scores.map((x) => 1 + scores.filter((y) => (lowWins ? y < x : y > x)).length);
+}
+
+/** Whether a ruleset's lowest score wins: the hearts preset's points are taken. */
+export function lowScoreWins(ruleset) {
+  return ruleset?.preset === "hearts";
 }
 
 /** The side index of a seat: the side whose seats include it. */

@@ -1,7 +1,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { TableModel, ranksOf, partnersFromRuleset, sidesFromPartners } from "../table-model.js";
+import { TableModel, ranksOf, lowScoreWins, partnersFromRuleset, sidesFromPartners } from "../table-model.js";
+import { resultWords } from "../../app/lobby.js";
 import { describeEvent } from "../words.js";
 
 const info = {
@@ -141,6 +142,24 @@ test("a replay model shows every hand and follows them", () => {
   m.applyEvent(9, { type: "play_started", leader: 1 });
   m.applyEvent(10, { type: "card_played", seat: 1, card: "2C", trick: 1 });
   assert.deepEqual(m.state.hands[1], ["AS"]);
+});
+
+test("Hearts: the lowest score is first, partners across when asked, and the lobby says who won by rank", () => {
+  assert.deepEqual(ranksOf([10, 30, 10, 5], true), [2, 4, 2, 1]);
+  assert.equal(lowScoreWins({ preset: "hearts", options: {} }), true);
+  assert.equal(lowScoreWins({ preset: "spades", options: {} }), false);
+  assert.deepEqual(partnersFromRuleset({ preset: "hearts", options: {} }, 4)[0], [0]);
+  assert.deepEqual(partnersFromRuleset({ preset: "hearts", options: { partnership: "across" } }, 4)[0], [0, 2]);
+  assert.deepEqual(partnersFromRuleset({ preset: "hearts", options: { seats: 6, partnership: "across" } }, 6)[1], [1, 4]);
+  const players = ["Ada", "Bo", "Cy", "Di"].map((name, i) => ({ name, player: `p${i}` }));
+  assert.equal(resultWords({ players, result: { game_over: { scores: [40, 101, 12, 60], ranks: [2, 4, 1, 3] } } }),
+    "won by Cy, 12 to 40 to 60 to 101");
+  // A snapshot at game over ranks by the ruleset: in Hearts the lowest is first.
+  const m = new TableModel();
+  m.applySnapshot({ type: "snapshot", table: "t1", seq: 9, game: 1, you: null,
+    info: { table: "t1", ruleset: { preset: "hearts", options: {} }, seats: [null, null, null, null], status: "playing" },
+    view: { phase: "game_over", seats: 4, scores: [40, 101, 12, 60], partners: [[0], [1], [2], [3]], hand: [] } });
+  assert.deepEqual(m.state.gameOver.ranks, [2, 4, 1, 3]);
 });
 
 test("ranks share places on equal scores; partners follow the ruleset", () => {

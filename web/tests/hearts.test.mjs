@@ -1,0 +1,107 @@
+// End-to-end, in Chromium against the real server: a hand of Hearts (the hearts
+// preset, docs/RULES.md) from the New table form to the game's end, at 1280×800 and
+// 390×844. The form offers Hearts and its options in words; the hand is passed
+// and played with no bid asked and no bid line on any seat; each trick on the table
+// marks the card the rules say is winning (the highest of the suit led: no trump);
+// the hand's scores show points taken and say the lowest wins; the game-over panel
+// ranks the lowest score first, as the server's ranks do. Screenshots go to the
+// artifacts.
+
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { startServer, launchBrowser, artifactsDir, newPerson, createTable, nextPhase, act } from "./support.mjs";
+import { trickWinner } from "../lib/cards.js";
+
+let server;
+let browser;
+const artifacts = artifactsDir();
+
+before(async () => {
+  server = await startServer(["--bot-delay-ms", "10"]);
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+for (const size of ["desktop", "phone"]) {
+  test(`${size}: a hand of Hearts: passed and played with no bids, points taken, the lowest score first`, async () => {
+    const { context, page, errors } = await newPerson(browser, `Hal ${size}`, size);
+    await page.goto(server.url + "/");
+    await page.locator("#status[data-state=open]").waitFor();
+    await page.selectOption("#preset", "hearts");
+    await page.locator("details.more summary").click();
+    assert.deepEqual(await page.locator("#opt-pass_rotation option").allInnerTexts(),
+      ["left, right, across, hold", "left, then right", "always left", "always right", "always across", "no passing"]);
+    assert.deepEqual(await page.locator("#opt-moon_scoring option").allInnerTexts(),
+      ["26 to everyone else", "26 off the shooter", "whichever is better for the shooter"]);
+    assert.match(await page.locator("form.new-table").innerText(), /4 players: pass 3, then avoid hearts and the queen of spades; to 100, the lowest score wins\./);
+    await page.screenshot({ path: join(artifacts, `hearts-form-${size}.png`) });
+
+    await createTable(page, server.url, "hearts", { hand_cap: 1, jack_of_diamonds: "true" });
+    await page.locator("#start").click();
+
+    let looked = 0;
+    let passed = false;
+    let shot = false;
+    const deadline = Date.now() + 180000;
+    for (;;) {
+      assert.ok(Date.now() < deadline, "the hand did not end in 3 minutes");
+      const what = await nextPhase(page);
+      assert.notEqual(what, "bidding", "Hearts asks for no bid");
+      if (what === "game-over" || what === "next-hand") break;
+      if (what === "passing") passed = true;
+      if (what === "playing") {
+        // No seat shows a bid: "3 tricks", never "3 / –".
+        const seatLines = await page.locator(".seat .tricks").allInnerTexts();
+        for (const line of seatLines) assert.match(line, /^\d+ tricks?$/, `a seat's line: ${line}`);
+        const { trick, done } = await page.evaluate(() => ({
+          done: Boolean(document.querySelector(".center.done")),
+          trick: [...document.querySelectorAll(".trick figure.played")].map((e) =>
+            ({ seat: Number(e.dataset.seat), card: e.querySelector(".card").dataset.card, winning: e.classList.contains("winning") })),
+        }));
+        if (trick.length && !done) {
+          assert.equal(trick.findIndex((c) => c.winning), trickWinner(trick, "hearts"), `the card marked winning: ${JSON.stringify(trick)}`);
+          looked++;
+          if (!shot && trick.length >= 2) {
+            await page.screenshot({ path: join(artifacts, `hearts-trick-${size}.png`) });
+            shot = true;
+          }
+        }
+      }
+      await act(page, what);
+    }
+    assert.ok(passed, "the first hand passes to the left");
+    assert.ok(looked >= 6, `tricks looked at: ${looked}`);
+    // One hand (hand_cap 1): the game is over; the ranks are the server's, the lowest first.
+    await page.locator(".game-over").waitFor();
+    const table = page.url().match(/#\/table\/(t\d+)/)[1];
+    const over = await page.evaluate(() => window.sparts.app.view.state.gameOver);
+    const rows = await page.locator(".game-over .ranks tbody tr").evaluateAll((trs) =>
+      trs.map((tr) => ({ rank: tr.children[0].innerText, score: Number(tr.children[2].innerText) })));
+    assert.equal(rows.length, 4);
+    const scores = rows.map((r) => r.score);
+    assert.deepEqual(scores, [...scores].sort((a, b) => a - b), `lowest first: ${JSON.stringify(rows)}`);
+    assert.equal(rows[0].rank, "1st");
+    assert.equal(Math.min(...over.scores), rows[0].score);
+    assert.match(await page.locator(".game-over thead").innerText(), /Points \(lowest wins\)/);
+    await page.screenshot({ path: join(artifacts, `hearts-game-over-${size}.png`) });
+    // The hand's scores: points taken, no bid row, no bags.
+    const scored = await page.evaluate(() => window.sparts.app.view.state.handScored);
+    assert.equal(scored.kind, "hearts");
+    const total = scored.sides.reduce((a, x) => a + x.hand_total, 0);
+    const jack = scored.sides.reduce((a, x) => a + (x.score_sheet.jack_of_diamonds ?? 0), 0);
+    assert.ok(total - jack === 26 || total - jack === 78, `26 points a hand (78 with a moon), and the jack's −10: ${total}`);
+    // The lobby's finished game says who won, by rank.
+    await page.goto(server.url + "/");
+    const finished = page.locator(".game-list li", { hasText: `Replay ${table} game 1` });
+    await finished.waitFor();
+    const low = Math.min(...over.scores);
+    assert.match(await finished.innerText(), new RegExp(`(won by|tied for first).*, ${low} to `));
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+}
