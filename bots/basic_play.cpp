@@ -62,17 +62,25 @@ int penalty_cards(const Reading& r, Seat s) {
 bool moon_threat(const Reading& r) {
     if (r.kind == HandKind::sparts && !r.rules.mooning) return false;
     if (r.kind != HandKind::hearts && r.kind != HandKind::sparts) return false;
-    Seat shooter = kNoSeat;
+    // In partnership Hearts a side shoots the moon with its players' takes together: the
+    // threat is one opposing side holding every penalty card taken.
+    const bool by_side = r.rules.family() == Family::hearts && r.rules.partnership == Partnership::across;
+    std::uint16_t shooters = 0;
     for (int s = 0; s < r.seats; ++s) {
         const Seat seat = static_cast<Seat>(s);
         if (penalty_cards(r, seat) == 0) continue;
-        if (shooter != kNoSeat || r.partner(seat) || seat == r.me) return false;
-        shooter = seat;
+        if (r.partner(seat) || seat == r.me) return false;
+        const std::uint16_t side = by_side ? r.view.partners[seat] : static_cast<std::uint16_t>(1u << s);
+        if (shooters && shooters != side) return false;
+        shooters = side;
     }
-    if (shooter == kNoSeat) return false;
-    if (r.memory.center_taker() != kNoSeat && r.memory.center_taker() != shooter) return false;
+    if (!shooters) return false;
+    const Seat taker = r.memory.center_taker();
+    if (taker != kNoSeat && !((shooters >> taker) & 1)) return false;
     int weight = 0;
-    for (Card c : r.memory.won(shooter)) weight += is_queen_of_spades(c) ? 4 : r.points(c) < 0 ? 1 : 0;
+    for (int s = 0; s < r.seats; ++s)
+        if ((shooters >> s) & 1)
+            for (Card c : r.memory.won(static_cast<Seat>(s))) weight += is_queen_of_spades(c) ? 4 : r.points(c) < 0 ? 1 : 0;
     return weight >= 7;
 }
 

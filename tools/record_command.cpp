@@ -16,7 +16,8 @@ constexpr const char* kHelp =
     "from the seed too, and writes its game record (docs/game-record.md) to FILE or to\n"
     "standard output.\n"
     "\n"
-    "  --preset P          bga-sparts, sparts (default), spartsel, spades, worldwinner-spades\n"
+    "  --preset P          bga-sparts, sparts (default), spartsel, spades, worldwinner-spades,\n"
+    "                      hearts\n"
     "  --option name=value a rule option on top of the preset (see 'sparts rules'); repeatable\n"
     "  --seed S            the game's seed, a whole number (required)\n"
     "  --out FILE          where to write the record (default: standard output)\n";
