@@ -35,12 +35,16 @@ void score_hearts(std::span<const HeartsTake> takes, std::span<const int> scores
     bool subtract = how.moon == MoonScoring::subtract;
     if (shooter >= 0 && how.moon == MoonScoring::best) {
         // The shooter's choice, made for them: add to the others unless that ends the game
-        // (someone at the target) with the shooter not alone at the bottom.
-        bool ends = false, alone_lowest = true;
+        // (someone at the target) with the shooter not alone at the bottom; the scores after
+        // the hand, the jack of diamonds included.
+        auto jack = [&](int i) { return how.jack_of_diamonds * takes[i].jacks; };
+        const int shooter_after = scores[shooter] + jack(shooter);
+        bool ends = shooter_after >= how.target_score, alone_lowest = true;
         for (int i = 0; i < n; ++i) {
-            const int after = scores[i] + (i == shooter ? 0 : moon);
+            if (i == shooter) continue;
+            const int after = scores[i] + jack(i) + moon;
             if (after >= how.target_score) ends = true;
-            if (i != shooter && after <= scores[shooter]) alone_lowest = false;
+            if (after <= shooter_after) alone_lowest = false;
         }
         subtract = ends && !alone_lowest;
     }

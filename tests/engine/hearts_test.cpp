@@ -187,6 +187,11 @@ TEST_CASE("hearts: scoring a hand: hearts, the queen, the jack, the moon and the
         CHECK(scored(moon, how, {80, 60, 30, 20}) == std::vector<int>{0, -26, 0, 0});   // 106 ends it, 46 and 56 below 60
         CHECK(scored(moon, how, {80, 20, 30, 40}) == std::vector<int>{26, 0, 26, 26});  // ends with the shooter lowest
         CHECK(scored(moon, how, {80, 60, 10, 20}) == std::vector<int>{0, -26, 0, 0});   // 36 would beat the shooter
+        // The scores after the hand count the jack of diamonds: 72 + 26 = 98 ends nothing,
+        // though 82 + 26 would have.
+        how.jack_of_diamonds = -10;
+        const std::vector<HeartsTake> with_jack = {take(0, 0, 1, 1), take(13, 1, 9), take(0, 0, 2), take(0, 0, 1)};
+        CHECK(scored(with_jack, how, {82, 60, 10, 20}) == std::vector<int>{16, 0, 26, 26});
     }
     SUBCASE("jack_of_diamonds: -10 to whoever takes it, moon or not") {
         how.jack_of_diamonds = -10;

@@ -7,7 +7,7 @@ import pytest
 
 from sparts_client import Bot, SpartsClient, SpartsError, check_deal_commitment, deal_commitment, play_table
 
-PRESETS = ["bga-sparts", "sparts", "spartsel", "spades", "worldwinner-spades"]
+PRESETS = ["bga-sparts", "sparts", "spartsel", "spades", "worldwinner-spades", "hearts"]
 
 
 def run(coro, timeout=60):

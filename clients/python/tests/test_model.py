@@ -4,7 +4,8 @@ import asyncio
 
 import pytest
 
-from sparts_client import Bot, SpartsClient, TableModel, partners_for, play_table, trick_winner
+from sparts_client import (Bot, SpartsClient, TableModel, deck_in_play, partners_for, play_table, ranks_for,
+                           trick_winner)
 
 
 def run(coro, timeout=90):
@@ -27,11 +28,23 @@ RULESETS = [
     ("spartsel", {"jokers": 2, "hand_cap": 2}),
 ]
 
+# Hearts (points taken, the lowest wins, no bids): to a low target so that a game is short;
+# 5 seats (2D and 2C out, the 3C leads) with the jack of diamonds and the moon's best scoring;
+# 6 seats (3C 4C 2D 3D out) in partnerships across, with the sun and the queen breaking hearts.
+HEARTS = [
+    ("hearts", {"target_score": 30}),
+    ("hearts", {"seats": 5, "jack_of_diamonds": True, "moon_scoring": "best", "target_score": 40}),
+    ("hearts", {"seats": 6, "partnership": "across", "shoot_the_sun": True, "queen_breaks_hearts": True,
+                "pass_count": 2, "target_score": 40}),
+]
+
 
 async def checked_game(url, preset, options):
     """Seat 0 plays a game against server bots, by hand: at each of its turns to bid, choose
     or play (the table waits for it: no turn limit), a watcher takes a fresh snapshot,
-    and the player's model, kept from the events alone, is compared with it."""
+    and the player's model, kept from the events alone, is compared with it. Returns the
+    turns compared, the model, the events in order, the kinds of your_turn seen, and per
+    hand the tricks the model kept when it was scored."""
     player, watcher = SpartsClient(url, "Model"), SpartsClient(url, "Snapshots")
     await player.connect()
     await watcher.connect()
@@ -43,8 +56,15 @@ async def checked_game(url, preset, options):
     snapshots = []
     watcher.on_message.append(lambda m: snapshots.append(m) if m["type"] == "snapshot" else None)
     seen = {}                                # hand -> its card_played events, as received
+    events, kinds, scored_tricks = [], set(), {}
 
     def record(m):
+        if m["type"] == "your_turn":
+            kinds.add(m["legal"]["kind"])
+        if m["type"] == "event":
+            events.append(m["event"])
+        if m["type"] == "event" and m["event"]["type"] == "hand_scored":   # before the model takes it
+            scored_tricks[m["event"]["hand"]] = list(player.table(table).played_tricks)
         if m["type"] == "event" and m["event"]["type"] == "hand_started":
             seen[m["event"]["hand"]] = []
         elif m["type"] == "event" and m["event"]["type"] == "card_played":
@@ -77,6 +97,8 @@ async def checked_game(url, preset, options):
         assert (model.hand_number, model.dealer, model.turn) == (view["hand_number"], view["dealer"], view["turn"]), where
         assert model.tricks == view["tricks"] and model.hand_sizes == view["hand_sizes"], where
         assert model.trick_number == view["trick_number"], where
+        assert model.bids == view["bids"], where
+        assert model.scores in ([], view["scores"]), where     # [] until the first hand is scored
         # the cards played this hand: per seat, in order, and trick by trick
         hand_seen = seen[model.hand_number]
         for seat in range(model.seats):
@@ -96,13 +118,87 @@ async def checked_game(url, preset, options):
         await player.act(table, bot.choose(legal, model))
     await player.close()
     await watcher.close()
-    return compared
+    return compared, model, events, kinds, scored_tricks
 
 
 @pytest.mark.parametrize("preset,options", RULESETS)
 def test_model_from_events_matches_a_snapshot_at_every_turn(server, preset, options):
-    compared = run(checked_game(server.url, preset, options))
+    compared = run(checked_game(server.url, preset, options))[0]
     assert compared >= 10
+
+
+def hearts_hand(sides, tricks, options, before):
+    """Each side's sheet for a hearts hand, from the tricks taken (docs/RULES.md, the hearts
+    preset): a heart +1, the Q of spades +13, the J of diamonds -10 with jack_of_diamonds; a
+    side taking every heart and the queen (every trick: the sun, with shoot_the_sun) 0, and
+    26 (52) to each other side, or -26 (-52) to itself (subtract; best: when adding would end
+    the game with it not alone at the lowest score)."""
+    taken = [[c["card"] for t in tricks if t["winner"] in side["seats"] for c in t["cards"]] for side in sides]
+    won = [sum(t["winner"] in side["seats"] for t in tricks) for side in sides]
+    sheets = [{} for _ in sides]
+    for sheet, cards in zip(sheets, taken):
+        if options.get("jack_of_diamonds") and "JD" in cards:
+            sheet["jack_of_diamonds"] = -10
+    shooter = next((i for i, cards in enumerate(taken) if sum(c[1] == "H" for c in cards) == 13 and "QS" in cards), None)
+    if shooter is None:
+        for sheet, cards in zip(sheets, taken):
+            sheet.update({k: v for k, v in (("hearts", sum(c[1] == "H" for c in cards)),
+                                            ("queen_of_spades", 13 * ("QS" in cards))) if v})
+        return sheets
+    moon = 52 if options.get("shoot_the_sun") and won[shooter] == len(tricks) else 26
+    subtract = options.get("moon_scoring") == "subtract"
+    if options.get("moon_scoring") == "best":
+        after = [before[i] + sum(sheets[i].values()) + (0 if i == shooter else moon) for i in range(len(sides))]
+        alone = all(after[i] > after[shooter] for i in range(len(sides)) if i != shooter)
+        subtract = max(after) >= options.get("target_score", 100) and not alone
+    for i, sheet in enumerate(sheets):
+        if i == shooter and subtract:
+            sheet["moon"] = -moon
+        elif i != shooter and not subtract:
+            sheet["moon"] = moon
+    return sheets
+
+
+@pytest.mark.parametrize("preset,options", HEARTS)
+def test_hearts_game_without_bids_and_the_lowest_score_first(server, preset, options):
+    """A whole hearts game, the model checked against a snapshot at each turn: no bid asked
+    or made, every card of the deck in play (the lowest cards out at 5 and 6 seats) played
+    in each hand, the lowest club leading, each hand's points as the tricks say, and
+    game_over's ranks putting the lowest score first, as the model's ranks do."""
+    compared, model, events, kinds, scored_tricks = run(checked_game(server.url, preset, options), timeout=240)
+    seats = options.get("seats", 4)
+    deck = deck_in_play(model.ruleset, seats)
+    assert compared >= 10 and kinds <= {"pass", "play"} and "play" in kinds
+    assert not [e for e in events if e["type"] in ("bidding_started", "bid_made", "bids_revealed")]
+    assert model.bids == [None] * seats and model.kind == "hearts"
+    assert len(deck) == 52 - {4: 0, 5: 2, 6: 4}[seats] and len(deck) % seats == 0
+    sides = model.partners and sorted({tuple(p) for p in model.partners})
+    assert len(sides) == (seats // 2 if options.get("partnership") == "across" else seats)
+    scores, hands = [0] * len(sides), 0
+    for e in events:
+        if e["type"] == "hand_started":
+            assert e["kind"] == "hearts" and e["hand_size"] * seats == len(deck) and e["center_size"] == 0
+        elif e["type"] == "hand_scored":
+            hands += 1
+            tricks = scored_tricks[e["hand"]]
+            played = [c["card"] for t in tricks for c in t["cards"]]
+            assert sorted(played) == sorted(deck), e["hand"]
+            assert played[0] == next(c for c in deck if c[1] == "C"), e["hand"]   # 2C, or 3C at 5 seats
+            assert [side["seats"] for side in e["sides"]] == [list(s) for s in sides]
+            expected = hearts_hand(e["sides"], tricks, options, scores)
+            for i, side in enumerate(e["sides"]):
+                assert side["bid"] is None, side                  # no bid line (null, PROTOCOL.md §7)
+                assert side["score_sheet"] == expected[i], (e["hand"], i, side, expected)
+                assert side["hand_total"] == sum(expected[i].values())
+                scores[i] += side["hand_total"]
+                assert side["score"] == scores[i]
+    over = model.game_over
+    assert over["type"] == "game_over" and over["hands_played"] == hands and over["scores"] == scores
+    assert over["reason"] == "target_score" and max(scores) >= options["target_score"]
+    # Points taken: rank 1 is the lowest score (alone: a tie for it plays another hand).
+    assert over["ranks"] == ranks_for(model.ruleset, scores) == model.ranks
+    assert [s for _, s in sorted(zip(over["ranks"], scores))] == sorted(scores)
+    assert over["ranks"].count(1) == 1 and scores[over["ranks"].index(1)] == min(scores)
 
 
 def test_partners_for_each_kind_of_partnership():
@@ -168,6 +264,24 @@ def test_history_of_the_hand_across_taking_the_seat_back(server):
     assert complete is False and tricks == []
     assert sum(map(len, played)) == len(trick["cards"]) > 0
     assert all(played[c["seat"]] == [c["card"]] for c in trick["cards"])
+
+
+def test_deck_in_play_and_ranks():
+    assert len(deck_in_play({"preset": "spades"}, 4)) == 52
+    assert deck_in_play({"preset": "spades"}, 4)[:2] == ["2C", "3C"]
+    jjdd = deck_in_play({"preset": "spades", "options": {"joker_deck": "jjdd"}}, 4)
+    assert len(jjdd) == 52 and "2C" not in jjdd and "2H" not in jjdd and {"JK1", "JK2", "2D"} <= set(jjdd)
+    assert deck_in_play({"preset": "spartsel", "options": {"jokers": 2}}, 6)[12:15] == ["AC", "JK1", "2D"]
+    assert len(deck_in_play({"preset": "spartsel", "options": {"decks": 2}}, 8)) == 104
+    hearts = {"preset": "hearts"}
+    assert set(deck_in_play({"preset": "hearts", "options": {"seats": 3}}, 3)) == set(deck_in_play(hearts, 4)) - {"2D"}
+    assert set(deck_in_play(hearts, 5)) == set(deck_in_play(hearts, 4)) - {"2D", "2C"}
+    assert set(deck_in_play(hearts, 6)) == set(deck_in_play(hearts, 4)) - {"3C", "4C", "2D", "3D"}
+    assert ranks_for({"preset": "spades"}, [120, 300]) == [2, 1]
+    assert ranks_for(hearts, [39, 7, 0, 7]) == [4, 2, 1, 2]
+    assert partners_for({"preset": "hearts", "options": {"seats": 6, "partnership": "across"}}, 6, 1, 0) == \
+        [[0, 3], [1, 4], [2, 5], [0, 3], [1, 4], [2, 5]]
+    assert partners_for(hearts, 4, 1, 0) == [[0], [1], [2], [3]]
 
 
 def test_trick_winner_reads_jokers_as_the_rules_do():

@@ -6,6 +6,46 @@ from typing import Any, Dict, List, Optional
 CHAT_LINES = 200  # chat lines a model keeps (the server replays its last 50 by default)
 
 RANKS = "23456789TJQKA"
+SUITS = "CDHS"
+
+# The cards that leave the deck (docs/RULES.md): Joker Spades' deuces (``joker_deck``), and in
+# the hearts preset the lowest cards, so that it deals out evenly at 3, 5 and 6 seats.
+JOKER_DECK_REMOVED = {"big-little": ("2D", "2H"), "deuces-high": ("2D", "2H"), "jjdd": ("2H", "2C")}
+HEARTS_REMOVED = {3: ("2D",), 5: ("2D", "2C"), 6: ("3C", "4C", "2D", "3D")}
+
+
+def deck_in_play(ruleset: Optional[Dict[str, Any]], seats: int) -> List[str]:
+    """The cards a game of this ruleset at ``seats`` seats deals (the center's included), in the
+    server's id order: a deck's clubs, diamonds, hearts, spades, 2 to ace, the jokers JK1 to JK4
+    after clubs, diamonds, hearts and spades, a second deck's copies ("TH'") after the first deck.
+    Joker Spades' two jokers replace two deuces; the hearts preset leaves out the 2D at 3
+    seats, the 2D and 2C at 5, the 3C, 4C, 2D and 3D at 6."""
+    options = (ruleset or {}).get("options") or {}
+    joker_deck = options.get("joker_deck", "none")
+    jokers = 2 if joker_deck != "none" else int(options.get("jokers", 0))
+    removed = set(JOKER_DECK_REMOVED.get(joker_deck, ()))
+    if (ruleset or {}).get("preset") == "hearts":
+        removed |= set(HEARTS_REMOVED.get(seats, ()))
+    cards = []
+    for deck in range(int(options.get("decks", 1))):
+        for i, suit in enumerate(SUITS):
+            cards += [r + suit + "'" * deck for r in RANKS if r + suit not in removed]
+            if deck == 0 and i < jokers:
+                cards.append(f"JK{i + 1}")
+    return cards
+
+
+def low_score_wins(ruleset: Optional[Dict[str, Any]]) -> bool:
+    """Whether the lowest score wins: in the hearts preset the scores are points taken
+    (PROTOCOL.md "Points taken"); everywhere else the highest wins."""
+    return bool(ruleset) and ruleset.get("preset") == "hearts"
+
+
+def ranks_for(ruleset: Optional[Dict[str, Any]], scores: List[int]) -> List[int]:
+    """Per side, its place by these scores, as ``game_over``'s ``ranks``: 1 for the best (the
+    highest, or the lowest where ``low_score_wins``), equal scores sharing a rank."""
+    low = low_score_wins(ruleset)
+    return [1 + sum((t < s) if low else (t > s) for t in scores) for s in scores]
 
 
 def suit_in_play(card: str, joker_deck: str = "none") -> Optional[str]:
@@ -60,13 +100,14 @@ def partners_for(ruleset: Optional[Dict[str, Any]], seats: int, hand: int, deale
     """Per seat, the seats whose results combine with its own on this hand (the seat
     itself included), as a snapshot's ``view.partners`` says; the events never say it,
     so the model works it out at each ``hand_started`` as the engine does (docs/RULES.md:
-    ``partners``, ``teams``, ``partner_plan``, ``progressive_rotated``). Spades presets: partners sit across."""
+    ``partners``, ``teams``, ``partner_plan``, ``progressive_rotated``). Spades presets, and
+    hearts with ``partnership`` ``across``: partners sit across."""
     alone = [[s] for s in range(seats)]
     if not ruleset or seats < 2:
         return alone
     options = ruleset.get("options") or {}
     kind = options.get("partners", "none")
-    if ruleset.get("preset") in ("spades", "worldwinner-spades"):
+    if ruleset.get("preset") in ("spades", "worldwinner-spades") or options.get("partnership") == "across":
         teams = seats // 2
     elif kind == "regular":
         teams = int(options.get("teams", 2))
@@ -150,6 +191,12 @@ class TableModel:
             return None
         others = [s for s in self.partners[self.you] if s != self.you]
         return others[0] if len(others) == 1 else None
+
+    @property
+    def ranks(self) -> List[int]:
+        """Per side, its place by ``scores`` as they stand (``ranks_for``): 1 for the best,
+        which in the hearts preset is the lowest score. At the end, ``game_over["ranks"]``."""
+        return ranks_for(self.ruleset, self.scores)
 
     # -- snapshot -------------------------------------------------------------------
     def apply_snapshot(self, msg: Dict[str, Any]) -> None:
