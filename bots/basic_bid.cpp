@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <climits>
 #include <cstdlib>
 
 #include "bots/basic_bot.hpp"
@@ -128,6 +129,28 @@ Action sparts_bid(const Reading& r) {
 
 }  // namespace
 
-Action basic_bid(const Reading& r) { return r.kind == HandKind::spades ? spades_bid(r) : sparts_bid(r); }
+// Blind nil (docs/RULES.md blind_nil), the cards still face down: worth twice a nil,
+// and made perhaps two times in five even with a partner to cover, so it is a
+// gamble for a side far behind (200 or more), and only beside a partner who can
+// cover it: one yet to bid, or one who bid 4 or more (never beside a nil).
+Action blind_nil_or_show(const Reading& r) {
+    const int mine = r.rules.side_of(r.me);
+    int best_other = INT32_MIN;
+    for (int side = 0; side < r.view.side_count; ++side)
+        if (side != mine) best_other = std::max(best_other, r.view.scores[side]);
+    bool partner_covers = true;
+    for (int s = 0; s < r.seats; ++s) {
+        if (!r.partner(static_cast<Seat>(s))) continue;
+        const int bid = r.view.bids[s];
+        if (bid == 0 || (bid > 0 && bid < 4)) partner_covers = false;
+    }
+    if (r.view.legal.blind_nil && best_other - r.view.scores[mine] >= 200 && partner_covers) return Action::blind_nil();
+    return Action::show_cards();
+}
+
+Action basic_bid(const Reading& r) {
+    if (r.view.legal.show_cards || r.view.legal.blind_nil) return blind_nil_or_show(r);
+    return r.kind == HandKind::spades ? spades_bid(r) : sparts_bid(r);
+}
 
 }  // namespace sparts::bot

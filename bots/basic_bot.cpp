@@ -11,7 +11,8 @@ Action basic_action(const SeatView& view, const BotMemory& memory, Rng& /*rng: t
         case ActionKind::pass: return bot::basic_pass(r);
         case ActionKind::bid: return bot::basic_bid(r);
         case ActionKind::play: return bot::basic_play(r);
-        case ActionKind::clock_expired: break;
+        case ActionKind::clock_expired:
+        case ActionKind::show_cards: break;
     }
     return Action::clock_expired();
 }

@@ -22,7 +22,10 @@
 //   - Sparts hands: make the bid (exactly, in the Spartsel column), then duck;
 //     take a trick with the jack of diamonds when it is free of penalties;
 //   - stop a moon: when one opponent has taken every penalty card so far, take
-//     a trick with a penalty card in it.
+//     a trick with a penalty card in it, and keep the last penalty card out off
+//     its tricks;
+//   - the hearts preset's jack_of_diamonds (Omnibus): take a trick with the jack
+//     in it when it outweighs the points there.
 // Following suit, breaking rules, the first-trick rules and jokers are the
 // engine's: the bot only ever chooses among view.legal.cards.
 #include <algorithm>
@@ -42,6 +45,7 @@ struct Plan {
     bool cover_partner = false;   // a partner's nil: take the trick over it
     Seat nil_target = kNoSeat;    // an opponent's nil to set
     bool moon_stop = false;       // take a penalty card from a would-be moon shooter
+    std::uint16_t shooters = 0;   // with moon_stop: the would-be shooter's seats (its side's)
     bool points_game = false;     // hearts or sparts hands: penalty cards count
 };
 
@@ -58,10 +62,10 @@ int penalty_cards(const Reading& r, Seat s) {
 
 // Standard Hearts defence (seed 000 describes the moon, not the defence): one
 // opponent holds every penalty card taken so far, and enough of them to be
-// going for it.
-bool moon_threat(const Reading& r) {
-    if (r.kind == HandKind::sparts && !r.rules.mooning) return false;
-    if (r.kind != HandKind::hearts && r.kind != HandKind::sparts) return false;
+// going for it. Returns its seats (its side's in partnership Hearts), or 0.
+std::uint16_t moon_threat(const Reading& r) {
+    if (r.kind == HandKind::sparts && !r.rules.mooning) return 0;
+    if (r.kind != HandKind::hearts && r.kind != HandKind::sparts) return 0;
     // In partnership Hearts a side shoots the moon with its players' takes together: the
     // threat is one opposing side holding every penalty card taken.
     const bool by_side = r.rules.family() == Family::hearts && r.rules.partnership == Partnership::across;
@@ -69,19 +73,19 @@ bool moon_threat(const Reading& r) {
     for (int s = 0; s < r.seats; ++s) {
         const Seat seat = static_cast<Seat>(s);
         if (penalty_cards(r, seat) == 0) continue;
-        if (r.partner(seat) || seat == r.me) return false;
+        if (r.partner(seat) || seat == r.me) return 0;
         const std::uint16_t side = by_side ? r.view.partners[seat] : static_cast<std::uint16_t>(1u << s);
-        if (shooters && shooters != side) return false;
+        if (shooters && shooters != side) return 0;
         shooters = side;
     }
-    if (!shooters) return false;
+    if (!shooters) return 0;
     const Seat taker = r.memory.center_taker();
-    if (taker != kNoSeat && !((shooters >> taker) & 1)) return false;
+    if (taker != kNoSeat && !((shooters >> taker) & 1)) return 0;
     int weight = 0;
     for (int s = 0; s < r.seats; ++s)
         if ((shooters >> s) & 1)
             for (Card c : r.memory.won(static_cast<Seat>(s))) weight += is_queen_of_spades(c) ? 4 : r.points(c) < 0 ? 1 : 0;
-    return weight >= 7;
+    return weight >= 7 ? shooters : 0;
 }
 
 Plan spades_plan(const Reading& r, const TrickRead& t) {
@@ -132,7 +136,8 @@ Plan spades_plan(const Reading& r, const TrickRead& t) {
 Plan points_plan(const Reading& r, const TrickRead& t) {
     Plan p;
     p.points_game = true;
-    if (moon_threat(r)) {
+    p.shooters = moon_threat(r);
+    if (p.shooters) {
         p.moon_stop = true;
         // Take a trick that holds a penalty card (or lead to one).
         bool penalty_in_trick = false;
@@ -142,7 +147,13 @@ Plan points_plan(const Reading& r, const TrickRead& t) {
             return p;
         }
     }
-    if (r.kind == HandKind::hearts) return p;
+    if (r.kind == HandKind::hearts) {
+        // Omnibus (the hearts preset's jack_of_diamonds): a trick holding the jack and worth
+        // more than the points in it is one to take (with basic_pass.cpp keeping the jack:
+        // 1.53 points a hand better, head to head against basic without either).
+        if (t.points > 0) p.aim = Aim::win;
+        return p;
+    }
     const Contract c = my_contract(r);
     const int need = c.need();
     if (need > 0 && need <= r.tricks_left) {
@@ -178,6 +189,13 @@ int win_cost(const Reading& r, const TrickRead& t, Card c, const Plan& p) {
 
 bool master(const Reading& r, Card c) { return !r.wild(c) && r.higher_out(c).empty(); }
 
+// The penalty cards not yet played: in my hand or unseen.
+int penalty_cards_out(const Reading& r) {
+    int k = 0;
+    for (Card c : r.hand | r.unseen) k += r.points(c) < 0;
+    return k;
+}
+
 // How much I want to be rid of a card, on a trick I do not take.
 int shed_value(const Reading& r, const TrickRead& t, Card c, const Plan& p) {
     if (r.wild(c)) return p.aim == Aim::lose ? 5 : -60;  // a sure loser later, or a sure winner led
@@ -190,6 +208,11 @@ int shed_value(const Reading& r, const TrickRead& t, Card c, const Plan& p) {
             if (pts > 0) return 500;           // the jack of diamonds to my side
             if (pts < 0) return -500 + pts;    // never penalties on a partner
         } else {
+            // Moon defence: the last penalty card out stays off the would-be shooter's trick
+            // (there it completes the moon; taken by anyone else later, it stops it).
+            if (pts < 0 && p.moon_stop && t.winner != kNoSeat && ((p.shooters >> t.winner) & 1) &&
+                penalty_cards_out(r) == 1)
+                return -200 + rank;
             if (pts < 0) return 100 - 8 * pts + rank;  // queen, ten, high hearts on an opponent
             if (pts > 0) return -300;           // never give away the jack of diamonds
         }

@@ -116,6 +116,7 @@ struct Sampler {
         base.center_given = view.center_given;
         base.center_taker = view.center_taker;
         base.bids = view.bids;
+        base.blind = view.blind_nils;  // a blind nil scores twice a nil in the playouts too
         base.bids_made = 0;
         for (int s = 0; s < seats; ++s) base.bids_made = static_cast<std::uint8_t>(base.bids_made + (view.bids[s] != -1));
         base.trick = view.trick;
@@ -492,6 +493,8 @@ Action strong_action(const SeatView& view, const BotMemory& memory, Rng& rng, co
     const ActionKind kind = view.legal.kind;
     if (kind != ActionKind::play && kind != ActionKind::bid) return basic;
     if (view.kind == HandKind::undecided) return basic;
+    // Blind nil: with the cards face down there is nothing to sample from; the basic rule decides.
+    if (view.legal.blind_nil || view.legal.show_cards) return basic;
 
     const Reading r(view, memory);
     std::array<Action, kMaxCandidates> cands{};

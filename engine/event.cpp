@@ -40,7 +40,7 @@ const char* to_string(ScoreComponent c) {
     static constexpr const char* names[kScoreComponentCount] = {
         "contract", "overtricks", "set",   "zero_bid", "nil",         "base",    "no_tricks",
         "hearts",   "queen_of_spades", "ten_of_hearts", "jack_of_diamonds", "moon", "bag_penalty",
-        "bag_back", "all_thirteen"};
+        "bag_back", "all_thirteen", "blind_nil"};
     return names[static_cast<int>(c)];
 }
 
@@ -97,6 +97,7 @@ std::string describe(const Event& ev) {
                 s += " seat=" + n(e.seat) + " bid=" +
                      (e.bid == kHiddenBid ? std::string("hidden") : e.nil ? std::string("nil") : n(e.bid));
                 if (e.secret) s += " secret";
+                if (e.blind) s += " blind";
             } else if constexpr (std::is_same_v<T, BidsRevealed>) {
                 s += " bids=";
                 for (int i = 0; i < e.count; ++i) {

@@ -61,6 +61,7 @@ struct BidMade {
     std::int8_t bid;  // secret: with secret bids, the bidder only (kHiddenBid for others)
     bool nil;
     bool secret;
+    bool blind = false;  // a blind nil: bid before the seat's cards were shown
 };
 // Secret bids are revealed when the hand is scored (seed 002: "After the play,
 // bids are revealed for scoring purposes.").
@@ -112,8 +113,9 @@ enum class ScoreComponent : std::uint8_t {
     bag_penalty,       // bags reached the threshold
     bag_back,          // the opponents' bags reached the threshold (worldwinner)
     all_thirteen,      // a side bid 13 and took them all (option all_thirteen_bonus)
+    blind_nil,         // a blind nil made or failed: +/- twice the nil value (option blind_nil)
 };
-inline constexpr int kScoreComponentCount = 15;
+inline constexpr int kScoreComponentCount = 16;
 const char* to_string(ScoreComponent c);
 
 struct SideScore {

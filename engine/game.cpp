@@ -93,6 +93,7 @@ void Game::deal_hand() {
     s_.round_distance = s_.round_count = s_.round_back_count = 0;
     s_.bids.fill(-1);
     s_.bids_made = 0;
+    s_.face_down = s_.blind = 0;
     s_.trick = {};
     s_.required_lead = {};
     s_.trick_number = 0;
@@ -122,8 +123,10 @@ void Game::deal_hand() {
 
     const HandKind kind = rules_.choose_by_seven_of_diamonds ? HandKind::undecided : rules_.hand_kind;
     emit(HandStarted{s_.hand, s_.dealer, kind, static_cast<std::uint8_t>(hs), s_.center_size});
+    // Blind nil: a seat that may bid it gets its cards face down, shown when it decides.
+    s_.face_down = blind_nil_seats();
     for (int s = 0; s < n; ++s)
-        emit(CardsDealt{static_cast<Seat>(s), static_cast<std::uint8_t>(hs), s_.hands[s]});
+        if (!((s_.face_down >> s) & 1)) emit(CardsDealt{static_cast<Seat>(s), static_cast<std::uint8_t>(hs), s_.hands[s]});
 
     if (rules_.choose_by_seven_of_diamonds) {
         Seat chooser = static_cast<Seat>((s_.dealer + 1) % n);  // if the 7 is not dealt
@@ -254,8 +257,23 @@ Result<std::span<const Event>> Game::apply(Seat seat, const Action& a) {
         case ActionKind::bid:
             if (auto e = phase_is(Phase::bidding, "bid")) return *e;
             if (auto e = turn_is()) return *e;
+            if ((s_.face_down >> seat) & 1) {
+                if (!a.blind || a.bid != 0)
+                    return error(ErrorCode::cards_face_down, "your cards are face down: bid blind nil, or show them first");
+                on_bid(seat, 0, true);
+                break;
+            }
+            if (a.blind)
+                return error(ErrorCode::blind_nil_not_allowed,
+                             "blind nil is bid before looking at your cards, by a side far enough behind");
             if (auto e = check_bid(seat, a.bid)) return *e;
             on_bid(seat, a.bid);
+            break;
+        case ActionKind::show_cards:
+            if (auto e = phase_is(Phase::bidding, "show your cards")) return *e;
+            if (auto e = turn_is()) return *e;
+            if (!((s_.face_down >> seat) & 1)) return error(ErrorCode::wrong_phase, "your cards are already shown");
+            show_cards(seat);
             break;
         case ActionKind::play:
             if (auto e = phase_is(Phase::playing, "play a card")) return *e;
@@ -300,6 +318,10 @@ LegalMoves Game::legal_moves(Seat seat) const {
         case Phase::bidding:
             if (seat != s_.turn) break;
             m.any = true, m.kind = ActionKind::bid;
+            if ((s_.face_down >> seat) & 1) {
+                m.blind_nil = m.show_cards = true;  // the bids come once the cards are shown
+                break;
+            }
             m.bids = allowed_bids(seat);
             break;
         case Phase::playing:
@@ -481,10 +503,15 @@ std::optional<RuleError> Game::check_bid(Seat seat, int bid) const {
     return error(ErrorCode::bid_out_of_range, "bids are " + range + ", not " + std::to_string(bid));
 }
 
-void Game::on_bid(Seat seat, int bid) {
+void Game::on_bid(Seat seat, int bid, bool blind) {
     s_.bids[seat] = static_cast<std::int8_t>(bid);
     ++s_.bids_made;
-    emit(BidMade{seat, static_cast<std::int8_t>(bid), s_.hand_rules.nil_allowed && bid == 0, rules_.secret_bids});
+    emit(BidMade{seat, static_cast<std::int8_t>(bid), s_.hand_rules.nil_allowed && bid == 0, rules_.secret_bids, blind});
+    if (blind) {
+        // The blind nil is bid: now the bidder sees its cards.
+        s_.blind = static_cast<std::uint16_t>(s_.blind | bit(seat));
+        show_cards(seat);
+    }
     if (s_.bids_made == rules_.seats) {
         const std::uint16_t exchange = nil_pass_seats();
         if (exchange) {
@@ -497,6 +524,26 @@ void Game::on_bid(Seat seat, int bid) {
     } else {
         s_.turn = static_cast<Seat>((seat + 1) % rules_.seats);
     }
+}
+
+void Game::show_cards(Seat seat) {
+    s_.face_down = static_cast<std::uint16_t>(s_.face_down & ~bit(seat));
+    emit(CardsDealt{seat, static_cast<std::uint8_t>(rules_.hand_size), s_.hands[seat]});
+}
+
+// Blind nil (docs/RULES.md blind_nil): at the deal, the seats of every side at least
+// `blind_nil_behind` behind the best other side's score.
+std::uint16_t Game::blind_nil_seats() const {
+    if (rules_.blind_nil_behind < 0 || rules_.hand_kind != HandKind::spades || rules_.choose_by_seven_of_diamonds) return 0;
+    std::uint16_t seats = 0;
+    for (int side = 0; side < rules_.sides(); ++side) {
+        int best_other = INT32_MIN;
+        for (int o = 0; o < rules_.sides(); ++o)
+            if (o != side) best_other = std::max(best_other, s_.scores[o]);
+        if (best_other - s_.scores[side] >= rules_.blind_nil_behind)
+            seats = static_cast<std::uint16_t>(seats | rules_.side_seats(side));
+    }
+    return seats;
 }
 
 // The seats of the sides with exactly one nil bid, once the bidding is over, when
@@ -700,7 +747,8 @@ void Game::score_hand() {
                 int m = 0;
                 for (int s = 0; s < n; ++s)
                     if (hs.sides[side].seats & bit(s))
-                        members[m++] = {s_.bids[s], s_.bids[s] == 0 && rules_.nil_allowed, s_.tricks[s]};
+                        members[m++] = {s_.bids[s], s_.bids[s] == 0 && rules_.nil_allowed, s_.tricks[s],
+                                        ((s_.blind >> s) & 1) != 0};
                 const auto r = score_spades_side(std::span(members.data(), static_cast<std::size_t>(m)), scoring);
                 sheets[side] = r.sheet;
                 bags_gained[side] = r.bags;

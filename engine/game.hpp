@@ -68,6 +68,8 @@ struct GameState {
     Seat center_taker = kNoSeat;
 
     std::array<std::int8_t, kMaxSeats> bids{};  // -1: not yet
+    std::uint16_t face_down = 0;                // blind nil: seats whose cards are not shown yet
+    std::uint16_t blind = 0;                    // the seats that bid blind nil this hand
     std::uint8_t bids_made = 0;
 
     Trick trick{};
@@ -144,12 +146,14 @@ private:
     bool big_joker_forces(Seat seat) const;
     std::uint32_t style_bids(Seat seat) const;
     std::uint16_t nil_pass_seats() const;
+    std::uint16_t blind_nil_seats() const;
+    void show_cards(Seat seat);
     bool plays_as(Card card, Suit suit) const;
     std::uint32_t allowed_bids(Seat seat) const;
 
     void on_choose(Seat seat, HandKind kind);
     void on_pass(Seat seat, CardSet cards, CardSet back);
-    void on_bid(Seat seat, int bid);
+    void on_bid(Seat seat, int bid, bool blind = false);
     void on_play(Seat seat, Card card);
 
     Ruleset rules_;

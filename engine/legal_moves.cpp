@@ -11,11 +11,14 @@ const char* to_string(ActionKind kind) {
         case ActionKind::bid: return "bid";
         case ActionKind::play: return "play";
         case ActionKind::clock_expired: return "clock_expired";
+        case ActionKind::show_cards: return "show_cards";
     }
     return "?";
 }
 
 bool LegalMoves::contains(const Action& a) const {
+    if (any && a.kind == ActionKind::show_cards) return show_cards;
+    if (any && a.kind == ActionKind::bid && a.blind) return kind == ActionKind::bid && blind_nil && a.bid == 0;
     if (!any || a.kind != kind) return false;
     switch (kind) {
         case ActionKind::choose:
@@ -26,6 +29,7 @@ bool LegalMoves::contains(const Action& a) const {
         case ActionKind::bid: return a.bid >= 0 && a.bid < 32 && ((bids >> a.bid) & 1);
         case ActionKind::play: return a.card.valid() && cards.contains(a.card);
         case ActionKind::clock_expired: return true;
+        case ActionKind::show_cards: return show_cards;
     }
     return false;
 }
@@ -41,9 +45,10 @@ std::uint64_t LegalMoves::count() const {
             if (back_count == 1) c *= static_cast<std::uint64_t>(n - pass_count);  // one more card, of the rest
             return pass_count + back_count > n ? 0 : c;
         }
-        case ActionKind::bid: return static_cast<std::uint64_t>(std::popcount(bids));
+        case ActionKind::bid: return static_cast<std::uint64_t>(std::popcount(bids)) + blind_nil + show_cards;
         case ActionKind::play: return static_cast<std::uint64_t>(cards.size());
         case ActionKind::clock_expired: return 1;
+        case ActionKind::show_cards: return 1;
     }
     return 0;
 }

@@ -18,6 +18,10 @@ struct LegalMoves {
     std::uint32_t bids = 0;    // bit n: bid n allowed (0 = nil where nil is allowed)
     bool choose_spades = false;
     bool choose_hearts = false;
+    // Blind nil: the seat's cards are face down; it may bid blind nil or show them
+    // (then `bids` is empty: it bids once it has seen its cards).
+    bool blind_nil = false;
+    bool show_cards = false;
 
     bool contains(const Action& a) const;
     // How many concrete actions there are (passes: the binomial coefficient).

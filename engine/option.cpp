@@ -504,6 +504,22 @@ const OptionInfo kOptions[] = {
      "https://babygurl599.tripod.com/var.html (\"Reduce the Value of Nil to 50 points and allow the passing of "
      "cards\", \"allow the passing of cards (either 1, 2 or 3 cards)\")",
      fam(Family::spades), INT_OPTION("nil_pass", 0, 3, nil_pass), [](const Ruleset& r) { return std::to_string(r.nil_pass); }},
+    {"blind_nil", "off | 0-1000",
+     "Blind nil: at the deal, the players of a side at least this many points behind the best other side "
+     "get their cards face down; at their turn to bid each bids blind nil (twice the nil value, made or "
+     "failed, on a blind_nil line) or shows its cards and bids as usual. 0: any side not ahead; off: none.",
+     "spades family: docs/RULES.md", fam(Family::spades),
+     [](Ruleset& r, std::string_view v) -> std::optional<RuleError> {
+         if (v == "off") {
+             r.blind_nil_behind = -1;
+             return std::nullopt;
+         }
+         const auto n = to_int(v);
+         if (!n || *n < 0 || *n > 1000) return bad_value("blind_nil", v, "off or a number of points from 0 to 1000");
+         r.blind_nil_behind = *n;
+         return std::nullopt;
+     },
+     [](const Ruleset& r) { return r.blind_nil_behind < 0 ? std::string("off") : std::to_string(r.blind_nil_behind); }},
     {"joker_deck", "none | big-little | jjdd | deuces-high",
      "Joker Spades. big-little: the Big Joker (JK1) and Little Joker (JK2) are the two highest trumps, the 2 of "
      "diamonds and 2 of hearts leave the deck. jjdd: Big Joker, Little Joker, 2 of diamonds, 2 of spades, then "

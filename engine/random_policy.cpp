@@ -26,6 +26,11 @@ Action random_action(const LegalMoves& m, Rng& rng) {
             return Action::pass(chosen, back);
         }
         case ActionKind::bid: {
+            if (m.blind_nil || m.show_cards) {
+                // Face down: blind nil or show the cards (the bids come after).
+                if (m.blind_nil && (!m.show_cards || rng.below(2) == 0)) return Action::blind_nil();
+                return Action::show_cards();
+            }
             std::uint32_t bids = m.bids;
             for (auto k = rng.below(static_cast<std::uint64_t>(std::popcount(bids))); k > 0; --k) bids &= bids - 1;
             return Action::make_bid(std::countr_zero(bids));
@@ -33,6 +38,7 @@ Action random_action(const LegalMoves& m, Rng& rng) {
         case ActionKind::play:
             return Action::play(m.cards.nth(static_cast<int>(rng.below(static_cast<std::uint64_t>(m.cards.size())))));
         case ActionKind::clock_expired: return Action::clock_expired();
+        case ActionKind::show_cards: return Action::show_cards();
     }
     return Action::clock_expired();
 }

@@ -15,6 +15,8 @@ const char* to_string(ErrorCode code) {
         case ErrorCode::hearts_not_broken: return "hearts_not_broken";
         case ErrorCode::spades_not_broken: return "spades_not_broken";
         case ErrorCode::side_bid_too_low: return "side_bid_too_low";
+        case ErrorCode::cards_face_down: return "cards_face_down";
+        case ErrorCode::blind_nil_not_allowed: return "blind_nil_not_allowed";
         case ErrorCode::must_play_highest_spade: return "must_play_highest_spade";
         case ErrorCode::no_points_on_first_trick: return "no_points_on_first_trick";
         case ErrorCode::mercy_first_trick: return "mercy_first_trick";

@@ -29,6 +29,8 @@ enum class ErrorCode : std::uint8_t {
     bid_out_of_range,
     dealer_cannot_make_total,
     side_bid_too_low,
+    cards_face_down,         // blind nil: the seat must show its cards, or bid blind nil, first
+    blind_nil_not_allowed,
     pass_wrong_count,
     already_passed,
     invalid_choice,

@@ -233,6 +233,10 @@ std::optional<RuleError> validate(const Ruleset& r) {
         return bad(ErrorCode::option_not_for_ruleset, "bid_style belongs to the spades family");
     if (r.nil_pass != 0 && (r.family() != Family::spades || r.nil_pass < 0 || r.nil_pass > 3))
         return bad(ErrorCode::invalid_option_value, "nil_pass is 0 to 3 cards, in the spades family");
+    if (r.blind_nil_behind >= 0 && (r.family() != Family::spades || !r.nil_allowed))
+        return bad(ErrorCode::option_not_for_ruleset, "blind_nil belongs to the spades family");
+    if (r.blind_nil_behind >= 0 && r.bid_style != BidStyle::standard)
+        return bad(ErrorCode::invalid_option_value, "bid_style fixes the bids: it does not combine with blind_nil");
     if (r.bid_style != BidStyle::standard && r.min_side_bid > 0)
         return bad(ErrorCode::invalid_option_value, "bid_style fixes the bids: it does not combine with min_side_bid");
     if (r.family() != Family::hearts &&

@@ -113,6 +113,7 @@ struct Ruleset {
     bool spades_any_time = false;  // spades may be led before they are broken
     BidStyle bid_style = BidStyle::standard;
     int nil_pass = 0;              // 0: off; else a lone nil bidder and partner exchange this many cards
+    int blind_nil_behind = -1;     // -1: no blind nil; else a side this far behind (or more) may bid it
     FirstLead spades_first_lead = FirstLead::dealer_left;
     SpadesBreak spades_break = SpadesBreak::any_spade;
     BagRule bag_rule = BagRule::none;

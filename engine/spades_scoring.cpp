@@ -9,11 +9,14 @@ SpadesSideResult score_spades_side(std::span<const SpadesBidder> side, const Spa
         if (b.nil) {
             ++r.nils;
             nil_tricks += b.tricks;
+            // A blind nil (docs/RULES.md blind_nil) is worth twice a nil, made or failed.
+            const ScoreComponent line = b.blind ? ScoreComponent::blind_nil : ScoreComponent::nil;
+            const int value = b.blind ? 2 * rules.nil_value : rules.nil_value;
             if (b.tricks == 0) {
                 ++r.nils_made;
-                add(r.sheet, ScoreComponent::nil, rules.nil_value);
+                add(r.sheet, line, value);
             } else {
-                add(r.sheet, ScoreComponent::nil, -rules.nil_value);
+                add(r.sheet, line, -value);
             }
         } else {
             r.contract += b.bid;

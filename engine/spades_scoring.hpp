@@ -15,6 +15,7 @@ struct SpadesBidder {
     int bid;   // ignored when nil
     bool nil;
     int tricks;
+    bool blind = false;  // a blind nil: twice the nil value, on its own line
 };
 
 struct SpadesScoring {

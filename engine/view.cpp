@@ -53,9 +53,11 @@ SeatView view_of(const Game& game, Viewer viewer) {
     v.side_count = static_cast<std::uint8_t>(r.sides());
     v.scores = s.scores;
     v.bags = s.bags;
+    v.blind_nils = s.blind;
 
     if (is_seat) {
-        v.hand = s.hands[viewer];
+        // Blind nil: cards still face down are not the seat's to see yet.
+        v.hand = (s.face_down >> viewer) & 1 ? CardSet() : s.hands[viewer];
         v.passed = s.passed[viewer];
         v.received = s.received[viewer];
         CardSet center;
@@ -80,7 +82,7 @@ Event redact(const Event& event, Viewer viewer) {
                                      viewer == e.seat || viewer == e.from ? e.cards : CardSet()};
             } else if constexpr (std::is_same_v<T, BidMade>) {
                 const bool shown = !e.secret || viewer == e.seat;
-                return BidMade{e.seat, shown ? e.bid : kHiddenBid, shown && e.nil, e.secret};
+                return BidMade{e.seat, shown ? e.bid : kHiddenBid, shown && e.nil, e.secret, e.blind};
             } else if constexpr (std::is_same_v<T, CenterTaken>) {
                 return CenterTaken{e.seat, e.count, viewer == e.seat ? e.cards : CardSet()};
             } else {

@@ -39,6 +39,7 @@ struct SeatView {
     CardSet center_cards;          // only the center cards the viewer took
 
     std::array<std::int8_t, kMaxSeats> bids{};  // -1: not yet; kHiddenBid: a secret bid
+    std::uint16_t blind_nils = 0;               // the seats whose nil was bid blind (option blind_nil)
     Trick trick{};
     std::uint8_t trick_number = 0;
     std::array<std::uint8_t, kMaxSeats> tricks{};

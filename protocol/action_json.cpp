@@ -9,8 +9,8 @@ using nlohmann::json;
 
 namespace {
 
-constexpr const char* kTypes = "one of \"play\", \"bid\", \"pass\", \"choose\", \"clock_expired\"";
-constexpr const char* kBidExpected = "a bid: a whole number from 0 to 127 or \"nil\"";
+constexpr const char* kTypes = "one of \"play\", \"bid\", \"pass\", \"choose\", \"show_cards\", \"clock_expired\"";
+constexpr const char* kBidExpected = "a bid: a whole number from 0 to 127, \"nil\" or \"blind_nil\"";
 constexpr const char* kChoiceExpected = "\"spades\" or \"hearts\"";
 
 Parsed<Action> play_from(const json& j) {
@@ -25,6 +25,7 @@ Parsed<Action> bid_from(const json& j) {
     const json* bid = member(j, "bid");
     if (!bid) return missing("bid", kBidExpected);
     if (bid->is_string() && bid->get_ref<const std::string&>() == "nil") return Action::make_bid(0);
+    if (bid->is_string() && bid->get_ref<const std::string&>() == "blind_nil") return Action::blind_nil();
     // The upper bound is only what an action can hold; the engine says which bids the hand allows.
     auto n = whole_number(*bid, 0, 127, kBidExpected);
     if (!n) return inside("bid", n.error());
@@ -63,13 +64,14 @@ json to_json(const Action& a) {
     json j = {{"type", to_string(a.kind)}};
     switch (a.kind) {
         case ActionKind::play: j["card"] = to_json(a.card); break;
-        case ActionKind::bid: j["bid"] = a.bid; break;
+        case ActionKind::bid: j["bid"] = a.blind ? json("blind_nil") : json(a.bid); break;
         case ActionKind::pass:
             j["cards"] = to_json(a.cards);
             if (!a.back.empty()) j["back"] = to_json(a.back);
             break;
         case ActionKind::choose: j["game"] = to_string(a.choice); break;
-        case ActionKind::clock_expired: break;
+        case ActionKind::clock_expired:
+        case ActionKind::show_cards: break;
     }
     return j;
 }
@@ -95,6 +97,9 @@ Parsed<Action> action_from_json(const json& j, std::string_view envelope_member)
     } else if (t == "choose") {
         stranger = refuse_unknown_members(j, "a choose action", {"type", "game"}, envelope_member);
         action = choose_from(j);
+    } else if (t == "show_cards") {
+        stranger = refuse_unknown_members(j, "a show_cards action", {"type"}, envelope_member);
+        action = Action::show_cards();
     } else if (t == "clock_expired") {
         stranger = refuse_unknown_members(j, "a clock_expired action", {"type"}, envelope_member);
         action = Action::clock_expired();

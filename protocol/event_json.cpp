@@ -59,7 +59,7 @@ json members(const Event& event) {
             [](const BiddingStarted& e) -> json { return {{"first", e.first}}; },
             [](const BidMade& e) -> json {
                 json j = {{"seat", e.seat}};
-                if (e.bid != kHiddenBid) j["bid"] = e.nil ? json("nil") : json(e.bid);  // absent: secret
+                if (e.bid != kHiddenBid) j["bid"] = e.blind ? json("blind_nil") : e.nil ? json("nil") : json(e.bid);  // absent: secret
                 if (e.secret) j["secret"] = true;
                 return j;
             },

@@ -47,6 +47,9 @@ json to_json(const LegalMoves& m, bool zero_bid_is_nil) {
             for (int b = 0; b < 32; ++b)
                 if ((m.bids >> b) & 1) bids.push_back(bid_json(b, zero_bid_is_nil));
             j["bids"] = std::move(bids);
+            // Blind nil: the cards are face down, and the bids come once they are shown.
+            if (m.blind_nil) j["blind_nil"] = true;
+            if (m.show_cards) j["show_cards"] = true;
             break;
         }
         case ActionKind::choose: {
@@ -56,7 +59,8 @@ json to_json(const LegalMoves& m, bool zero_bid_is_nil) {
             j["choices"] = std::move(choices);
             break;
         }
-        case ActionKind::clock_expired: break;
+        case ActionKind::clock_expired:
+        case ActionKind::show_cards: break;
     }
     return j;
 }
@@ -73,7 +77,7 @@ json to_json(const SeatView& v, bool zero_bid_is_nil) {
     json hand_sizes = json::array(), bids = json::array(), tricks = json::array(), points_taken = json::array();
     for (int s = 0; s < n; ++s) {
         hand_sizes.push_back(v.hand_sizes[s]);
-        bids.push_back(bid_json(v.bids[s], zero_bid_is_nil));
+        bids.push_back((v.blind_nils >> s) & 1 ? json("blind_nil") : bid_json(v.bids[s], zero_bid_is_nil));
         tricks.push_back(v.tricks[s]);
         points_taken.push_back(to_json(v.points_taken[s]));
     }

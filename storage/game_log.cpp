@@ -52,7 +52,8 @@ void put_action(std::string& out, const Action& action) {
             out += static_cast<char>(action.card.id());
             break;
         case ActionKind::bid:
-            out += static_cast<char>(action.bid);
+            // A blind nil is the byte -1: a bid of its own, never a number of tricks.
+            out += static_cast<char>(action.blind ? std::int8_t{-1} : action.bid);
             break;
         case ActionKind::choose:
             out += static_cast<char>(action.choice);
@@ -64,6 +65,7 @@ void put_action(std::string& out, const Action& action) {
             put_varint(out, action.back.hi());
             break;
         case ActionKind::clock_expired:
+        case ActionKind::show_cards:
             break;
     }
 }
@@ -108,6 +110,7 @@ public:
             }
             case ActionKind::bid:
                 a.bid = static_cast<std::int8_t>(byte());
+                if (a.bid == -1) a = Action::blind_nil();
                 break;
             case ActionKind::choose:
                 a.choice = static_cast<HandKind>(byte());
@@ -120,6 +123,7 @@ public:
                 break;
             }
             case ActionKind::clock_expired:
+            case ActionKind::show_cards:
                 break;
             default:
                 return fail(), Action{};

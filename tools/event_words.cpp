@@ -109,7 +109,7 @@ std::string in_words(const Event& event, const Ruleset& rules, Seat me) {
             },
             [&](const BidMade& e) -> std::string {
                 if (e.bid == kHiddenBid) return does(e.seat, me, "bid") + " in secret.";
-                return does(e.seat, me, "bid") + " " + (e.nil ? std::string("nil") : std::to_string(e.bid)) +
+                return does(e.seat, me, "bid") + " " + (e.blind ? std::string("blind nil") : e.nil ? std::string("nil") : std::to_string(e.bid)) +
                        (e.secret ? " (secret)." : ".");
             },
             [&](const BidsRevealed& e) -> std::string {

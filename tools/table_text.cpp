@@ -71,9 +71,16 @@ std::string table_text(const Game& game, Seat me) {
                     s += ", and " + std::to_string(m.back_count) + " more back to the seat passing to you "
                          "(e.g. 'pass 2C 3C 4C back 5D')";
                 break;
-            case ActionKind::bid: s += "\nYou may bid: " + bids_allowed(m.bids, zero_is_nil); break;
+            case ActionKind::bid:
+                if (m.blind_nil || m.show_cards) {
+                    s += "\nYour cards are face down: 'blind' bids blind nil, 'look' shows them";
+                    break;
+                }
+                s += "\nYou may bid: " + bids_allowed(m.bids, zero_is_nil);
+                break;
             case ActionKind::choose: s += "\nChoose the game: spades or hearts"; break;
-            case ActionKind::clock_expired: break;
+            case ActionKind::clock_expired:
+            case ActionKind::show_cards: break;
         }
     }
     return s;

@@ -77,6 +77,9 @@ TypedCommand read_typed_command(std::string_view line) {
             return action(Action::choose(lower(words[1]) == "spades" ? HandKind::spades : HandKind::hearts));
         return unclear("choose what? type 'choose spades' or 'choose hearts'");
     }
+    // Blind nil: the cards face down, bid blind nil or look at them.
+    if (verb == "blind" || (verb == "bid" && words.size() == 2 && lower(words[1]) == "blind")) return action(Action::blind_nil());
+    if (verb == "look") return action(Action::show_cards());
     if (verb == "bid") {
         if (words.size() != 2) return unclear("bid what? type e.g. 'bid 3' or 'bid nil'");
         if (auto b = typed_bid(words[1])) return action(Action::make_bid(*b));

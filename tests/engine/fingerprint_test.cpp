@@ -19,7 +19,7 @@ using namespace sparts::testing;
 
 namespace {
 
-constexpr std::uint64_t kFingerprint = 0xd1619c8910ffd67cULL;
+constexpr std::uint64_t kFingerprint = 0xa32a1d1510806684ULL;
 
 std::uint64_t fingerprint() {
     std::uint64_t h = fnv1a("");

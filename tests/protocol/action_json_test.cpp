@@ -24,8 +24,8 @@ CardSet low_clubs() {
            CardSet::of(Card::of(four, Suit::clubs));
 }
 
-const std::string kTypes = R"(one of "play", "bid", "pass", "choose", "clock_expired")";
-const std::string kBid = R"(a bid: a whole number from 0 to 127 or "nil")";
+const std::string kTypes = R"(one of "play", "bid", "pass", "choose", "show_cards", "clock_expired")";
+const std::string kBid = R"(a bid: a whole number from 0 to 127, "nil" or "blind_nil")";
 
 }  // namespace
 
@@ -40,6 +40,9 @@ TEST_CASE("each kind of action parses") {
     CHECK(parsed(R"({"type":"choose","game":"spades"})") == Action::choose(HandKind::spades));
     CHECK(parsed(R"({"type":"choose","game":"hearts"})") == Action::choose(HandKind::hearts));
     CHECK(parsed(R"({"type":"clock_expired"})") == Action::clock_expired());
+    CHECK(parsed(R"({"type":"bid","bid":"blind_nil"})") == Action::blind_nil());
+    CHECK(parsed(R"({"type":"show_cards"})") == Action::show_cards());
+    CHECK(error_of(R"({"type":"show_cards","cards":[]})") != "");
     // The enclosing message's own member is let through, and only that one.
     CHECK(parsed(R"({"seat":2,"type":"play","card":"2C"})", "seat") == Action::play(Card::of(two, Suit::clubs)));
 }
@@ -47,7 +50,8 @@ TEST_CASE("each kind of action parses") {
 TEST_CASE("actions written and read back are the same actions") {
     const Action actions[] = {Action::play(Card::of(ace, Suit::diamonds, 1)), Action::play(Card::joker(3)),
                               Action::make_bid(0), Action::make_bid(13), Action::pass(low_clubs()),
-                              Action::choose(HandKind::hearts), Action::clock_expired()};
+                              Action::choose(HandKind::hearts), Action::clock_expired(), Action::blind_nil(),
+                              Action::show_cards()};
     for (const Action& a : actions) {
         const json j = to_json(a);
         INFO(j.dump());
@@ -57,6 +61,8 @@ TEST_CASE("actions written and read back are the same actions") {
     CHECK(to_json(Action::play(Card::of(queen, Suit::spades))) == json::parse(R"({"type":"play","card":"QS"})"));
     CHECK(to_json(Action::pass(low_clubs())) == json::parse(R"({"type":"pass","cards":["2C","3C","4C"]})"));
     CHECK(to_json(Action::make_bid(4)) == json::parse(R"({"type":"bid","bid":4})"));
+    CHECK(to_json(Action::blind_nil()) == json::parse(R"({"type":"bid","bid":"blind_nil"})"));
+    CHECK(to_json(Action::show_cards()) == json::parse(R"({"type":"show_cards"})"));
     CHECK(to_json(Action::choose(HandKind::spades)) == json::parse(R"({"type":"choose","game":"spades"})"));
 }
 

@@ -28,7 +28,7 @@ struct Variant {
 
 }  // namespace
 
-TEST_CASE("e2e: in twenty-eight games no card reaches a client before it is played, nor a secret bid") {
+TEST_CASE("e2e: in twenty-nine games no card reaches a client before it is played, nor a secret bid") {
     TestServer server({"--messages-per-second", "100000", "--connections-per-address", "1000"});
     const std::vector<Variant> variants = {
         {"sparts", json::object(), 4},
@@ -56,6 +56,7 @@ TEST_CASE("e2e: in twenty-eight games no card reaches a client before it is play
         {"worldwinner-spades", {{"joker_deck", "big-little"}, {"hand_cap", 4}}, 4},
         {"spades", {{"bid_style", "suicide"}, {"nil_pass", 2}, {"hand_cap", 3}}, 4},
         {"spades", {{"min_side_bid", 4}, {"ten_for_two_hundred", true}, {"failed_nil_tricks", "bags"}, {"spades_led_any_time", true}, {"bid_style", "standard"}, {"hand_cap", 3}}, 4},
+        {"spades", {{"blind_nil", 0}, {"nil_pass", 2}, {"hand_cap", 3}}, 4},
         {"hearts", {{"hand_cap", 4}}, 4},
         {"hearts", {{"seats", 5}, {"jack_of_diamonds", true}, {"pass_rotation", "left-right"}, {"hand_cap", 2}}, 5},
         {"hearts", {{"seats", 6}, {"partnership", "across"}, {"moon_scoring", "best"}, {"hand_cap", 2}}, 6},

@@ -390,6 +390,12 @@ json Bot::choose() {
         const json& cards = legal.at("cards");
         return {{"type", "play"}, {"card", cards[pick(cards.size())]}};
     }
+    if (kind == "bid" && (legal.value("blind_nil", false) || legal.value("show_cards", false))) {
+        // Blind nil, the cards face down: now and then bid it, else look at them.
+        if (legal.value("blind_nil", false) && (!legal.value("show_cards", false) || pick(4) == 0))
+            return {{"type", "bid"}, {"bid", "blind_nil"}};
+        return {{"type", "show_cards"}};
+    }
     if (kind == "bid") {
         // Modest bids, so that contracts are often made and games end in a
         // few hands (random bids make spades games run to the hand cap).

@@ -45,6 +45,8 @@ inline Action harness_action(const Game& game, Seat seat, Rng& rng) {
     if (game.state().hand_rules.kind != HandKind::spades) return random_action(m, rng);
     if (m.kind == ActionKind::play) return spades_play(game, seat, m, rng);
     if (m.kind != ActionKind::bid) return random_action(m, rng);
+    // Blind nil (face down): now and then, else look at the cards.
+    if (m.blind_nil || m.show_cards) return m.blind_nil && rng.below(4) == 0 ? Action::blind_nil() : Action::show_cards();
     const int estimate = rough_trick_estimate(game.state().hands[seat]);
     int want = estimate + static_cast<int>(rng.below(3));
     want = std::max(want, 1);                          // a plain bid, not nil

@@ -197,8 +197,10 @@ inline std::string view_failure(const Game& g, const Knowledge& k, const std::ve
                 return out.str();
             }
         }
-        if (v < g.rules().seats && view.hand != g.state().hands[v]) {
-            out << "the view of seat " << int(v) << " does not hold its hand";
+        // Blind nil: a seat's cards face down are not in its view until it decides.
+        const bool face_down = v < g.rules().seats && ((g.state().face_down >> v) & 1);
+        if (v < g.rules().seats && view.hand != (face_down ? CardSet() : g.state().hands[v])) {
+            out << "the view of seat " << int(v) << (face_down ? " shows cards still face down" : " does not hold its hand");
             return out.str();
         }
         if (v == kSpectator && !(view.hand | view.passed | view.received | view.center_cards).empty())

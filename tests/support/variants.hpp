@@ -77,7 +77,9 @@ inline std::vector<Variant> variants_of(const std::string& preset) {
                 {preset, {{"bid_style", "whiz"}, {"joker_deck", "jjdd"}}},
                 {preset, {{"bid_style", "mirror"}, {"min_bid", "2"}}},
                 {preset, {{"nil_pass", "2"}, {"joker_deck", "jjdd"}}},
-                {preset, {{"nil_pass", "3"}, {"bid_style", "suicide"}}}};
+                {preset, {{"nil_pass", "3"}, {"bid_style", "suicide"}}},
+                {preset, {{"blind_nil", "0"}}},
+                {preset, {{"blind_nil", "100"}, {"nil_pass", "2"}, {"joker_deck", "big-little"}}}};
     if (preset == "hearts")
         return {{preset, {}},
                 {preset, {{"seats", "3"}}},
@@ -96,7 +98,8 @@ inline std::vector<Variant> variants_of(const std::string& preset) {
             {preset, {{"sandbag_penalty", "10"}}},
             {preset, {{"target_score", "500"}, {"nil_value", "100"}}},
             {preset, {{"joker_deck", "jjdd"}, {"big_joker_forces_highest", "true"}}},
-            {preset, {{"failed_nil_tricks", "partner"}, {"min_side_bid", "5"}}}};
+            {preset, {{"failed_nil_tricks", "partner"}, {"min_side_bid", "5"}}},
+            {preset, {{"blind_nil", "50"}, {"min_side_bid", "4"}}}};
 }
 
 }  // namespace sparts::testing

@@ -54,6 +54,8 @@ export const OPTIONS = [
   { name: "bid_style", label: "Bidding", hint: "Suicide, Whiz, Mirror", type: "enum", values: ["standard", "suicide", "whiz", "mirror"],
     valueLabels: { standard: "standard", suicide: "Suicide: one partner nil, one 4+", whiz: "Whiz: your spades or nil", mirror: "Mirror: exactly your spades" },
     defaults: { spades: "standard", "worldwinner-spades": "standard" } },
+  { name: "blind_nil", label: "Blind nil", hint: "off, or how far behind a side must be (0: any side not ahead)", type: "text",
+    pattern: "off|[0-9]{1,4}", defaults: { spades: "off", "worldwinner-spades": "off" } },
   { name: "joker_deck", label: "Jokers", hint: "two jokers top the spades", type: "enum",
     values: ["none", "big-little", "jjdd", "deuces-high"],
     valueLabels: { none: "none", "big-little": "Big, Little", jjdd: "Big, Little, 2♦, 2♠", "deuces-high": "Big, Little, 2♠" },
@@ -112,6 +114,8 @@ export function formValue(value) {
 export function wireValue(option, text) {
   if (option.type === "bool") return text === "true";
   if (option.type === "int") return Number(text);
+  // A text option's number goes as a number ("seats" or 8 hands, "off" or 200 behind).
+  if (/^[0-9]+$/.test(text)) return Number(text);
   return text;
 }
 

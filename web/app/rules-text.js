@@ -569,6 +569,14 @@ export const RULES = {
         "worldwinner-spades": "0"
       }
     },
+    "blind_nil": {
+      "values": "off, 0–1000",
+      "meaning": "Blind nil. At the deal, the players of every side at least this many points behind the best other side get their cards face down: no cards_dealt reaches them yet, and their view holds no cards. At its turn to bid, such a player either bids blind_nil (a nil, bid before seeing the cards: its bid_made says \"blind_nil\", and its cards are dealt to it right after) or sends show_cards (its cards are dealt to it, and it bids as usual, nil included). A blind nil is scored like a nil at twice the nil value, made or failed, on a blind_nil line; with nil_pass, a blind nil's side passes as a nil's does. A plain bid with the cards face down is cards_face_down; blind_nil once they are shown, or by a player not offered it, is blind_nil_not_allowed. 0: every side not ahead (at 0–0, everyone). Refused with a bid_style (invalid_option_value).",
+      "defaults": {
+        "spades": "off",
+        "worldwinner-spades": "off"
+      }
+    },
     "bid_style": {
       "values": "standard, suicide, whiz, mirror",
       "meaning": "Bidding variants. suicide: one partner of each side bids nil and the other 4 or more; the first of the side to bid chooses (nil, or 4 to 13) and the second must bid the opposite. whiz: bid the number of spades you hold, or nil. mirror: bid exactly the number of spades you hold; with none, nil. With joker_deck every trump counts as a spade. A bid the style forbids is bid_out_of_range, with the reason in words.",

@@ -452,7 +452,7 @@ export class TableView {
       lines.push(h("div", { class: "tricks", "aria-label": `${v.tricks[seat]} tricks taken` },
         h("strong", {}, String(v.tricks[seat])), v.tricks[seat] === 1 ? " trick" : " tricks"));
     } else if (v) {
-      const bidText = bid === undefined || bid === null ? "no bid" : bid === "secret" ? "secret bid" : bid === "nil" ? "nil" : `bid ${bid}`;
+      const bidText = bid === undefined || bid === null ? "no bid" : bid === "secret" ? "secret bid" : bid === "nil" ? "nil" : bid === "blind_nil" ? "blind nil" : `bid ${bid}`;
       lines.push(h("div", { class: "tricks", "aria-label": `${v.tricks[seat]} tricks taken, ${bidText}` },
         h("strong", {}, `${v.tricks[seat]} / ${bid === null || bid === undefined ? "–" : bid === "secret" ? "?" : bidWords(bid)}`),
         h("span", { class: "hint" }, " tricks / bid")));
@@ -533,7 +533,7 @@ export class TableView {
       if (bids.every((b) => b === null || b === undefined)) return "–";
       if (bids.some((b) => b === "secret")) return "?";
       const total = bids.filter((b) => typeof b === "number").reduce((a, b) => a + b, 0);
-      const nils = bids.filter((b) => b === "nil").length;
+      const nils = bids.filter((b) => b === "nil" || b === "blind_nil").length;
       const missing = bids.some((b) => b === null || b === undefined);
       return `${total}${nils ? ` + ${nils === 1 ? "nil" : `${nils} nils`}` : ""}${missing ? " …" : ""}`;
     };
@@ -619,6 +619,14 @@ export class TableView {
         return h("div", { class: "action", role: "group", "aria-label": "Choose the game" },
           h("p", {}, "You hold the seven of diamonds: play this hand as"),
           legal.choices.map((c) => h("button", { type: "button", class: "primary", dataset: { focusKey: `choose-${c}` }, onclick: () => this.act(() => this.client.choose(this.table, c), "Choose") }, KIND_WORDS[c] ?? c)));
+      }
+      if (legal.kind === "bid" && (legal.show_cards || legal.blind_nil)) {
+        // Blind nil: the cards are face down until this choice.
+        return h("div", { class: "action", role: "group", "aria-label": "Blind nil or show your cards" },
+          h("p", {}, "Your cards are face down. Bid blind nil without looking (twice a nil, made or failed), or look at them and bid as usual:"),
+          h("div", { class: "bids" },
+            legal.show_cards ? h("button", { type: "button", class: "primary", id: "show-cards", dataset: { focusKey: "show-cards" }, onclick: () => this.act(() => this.client.showCards(this.table), "Show cards") }, "Show my cards") : null,
+            legal.blind_nil ? h("button", { type: "button", class: "bid nil", id: "blind-nil", dataset: { bid: "blind_nil", focusKey: "blind-nil" }, "aria-label": "Bid blind nil, without looking", onclick: () => this.act(() => this.client.bid(this.table, "blind_nil"), "Bid") }, "Blind nil") : null));
       }
       if (legal.kind === "bid") {
         const made = v.bids.filter((b) => typeof b === "number").reduce((a, b) => a + b, 0);

@@ -127,6 +127,8 @@ export declare class SpartsClient {
   bid(table: string, bid: BidValue): Promise<OkAct>;
   pass(table: string, cards: ActionPass["cards"], back?: Card[]): Promise<OkAct>;
   choose(table: string, game: "spades" | "hearts"): Promise<OkAct>;
+  /** option blind_nil: your cards are face down; turn them up (then bid as usual) */
+  showCards(table: string): Promise<OkAct>;
   /** Table chat (PROTOCOL.md §21): your own line comes back as a "chat" before the ok. */
   chat(table: string, text: string): Promise<OkChat>;
   /** Mutes (or unmutes) a seat's chat, or the spectators'; the model's `muted` follows. */

@@ -547,6 +547,11 @@ export class SpartsClient {
     return this.act(table, { type: "choose", game });
   }
 
+  /** Blind nil: turns your face-down cards up (then you bid as usual). */
+  showCards(table) {
+    return this.act(table, { type: "show_cards" });
+  }
+
   /**
    * Says `text` at a table you sit at or watch (PROTOCOL.md §21). Your own line comes back
    * as a "chat" before the ok; a refusal is a SpartsError (chat_empty, chat_too_long,

@@ -63,7 +63,7 @@ export type Invite = string;
 
 export type Preset = "bga-sparts" | "sparts" | "spartsel" | "spades" | "worldwinner-spades" | "hearts";
 
-export type OptionName = "seats" | "decks" | "jokers" | "hand_size" | "hands" | "scoring" | "center_cards" | "mooning" | "ten_of_hearts_minus_one" | "mercy" | "multi_pass" | "partners" | "teams" | "partner_plan" | "progressive_rotated" | "reverse_partners" | "secret_bids" | "target_score" | "game_length" | "hearts_mode" | "nil_value" | "sandbag_penalty" | "mercy_rule" | "min_bid" | "min_side_bid" | "ten_for_two_hundred" | "all_thirteen_bonus" | "failed_nil_tricks" | "spades_led_any_time" | "bid_style" | "nil_pass" | "joker_deck" | "big_joker_forces_highest" | "pass_count" | "pass_rotation" | "jack_of_diamonds" | "queen_breaks_hearts" | "points_on_first_trick" | "moon_scoring" | "shoot_the_sun" | "partnership" | "game_clock" | "hand_cap";
+export type OptionName = "seats" | "decks" | "jokers" | "hand_size" | "hands" | "scoring" | "center_cards" | "mooning" | "ten_of_hearts_minus_one" | "mercy" | "multi_pass" | "partners" | "teams" | "partner_plan" | "progressive_rotated" | "reverse_partners" | "secret_bids" | "target_score" | "game_length" | "hearts_mode" | "nil_value" | "sandbag_penalty" | "mercy_rule" | "min_bid" | "min_side_bid" | "ten_for_two_hundred" | "all_thirteen_bonus" | "failed_nil_tricks" | "spades_led_any_time" | "bid_style" | "nil_pass" | "blind_nil" | "joker_deck" | "big_joker_forces_highest" | "pass_count" | "pass_rotation" | "jack_of_diamonds" | "queen_breaks_hearts" | "points_on_first_trick" | "moon_scoring" | "shoot_the_sun" | "partnership" | "game_clock" | "hand_cap";
 
 /** A ruleset as a client asks for it: a preset and named options applied in order to its defaults. Values are whole numbers, booleans or strings ("on", "10"); the server refuses an unknown option, one of another family, or a bad value with bad_ruleset. */
 export type RulesetRequest = {
@@ -108,6 +108,8 @@ export type Ruleset = {
     spades_led_any_time?: boolean;
     nil_pass?: number;
     bid_style?: "standard" | "suicide" | "whiz" | "mirror";
+    /** "off", or how far behind (0 to 1000 points) a side must be for its players to be dealt face down and offered blind nil. docs/RULES.md. */
+    blind_nil?: "off" | number;
     /** Joker Spades: the Big Joker (JK1) and Little Joker (JK2) rank above the ace of spades; jjdd adds the 2 of diamonds and the 2 of spades under them, deuces-high the 2 of spades. docs/RULES.md. */
     joker_deck?: "none" | "big-little" | "jjdd" | "deuces-high";
     big_joker_forces_highest?: boolean;
@@ -132,13 +134,13 @@ export type Phase = "choosing" | "passing" | "bidding" | "playing" | "game_over"
 
 export type GameEndReason = "target_score" | "hand_limit" | "hand_cap" | "game_clock" | "mercy_rule";
 
-export type ScoreComponent = "contract" | "overtricks" | "set" | "zero_bid" | "nil" | "base" | "no_tricks" | "hearts" | "queen_of_spades" | "ten_of_hearts" | "jack_of_diamonds" | "moon" | "bag_penalty" | "bag_back" | "all_thirteen";
+export type ScoreComponent = "contract" | "overtricks" | "set" | "zero_bid" | "nil" | "base" | "no_tricks" | "hearts" | "queen_of_spades" | "ten_of_hearts" | "jack_of_diamonds" | "moon" | "bag_penalty" | "bag_back" | "all_thirteen" | "blind_nil";
 
-/** A bid: a number of tricks, or "nil" in hands where nil may be bid. */
-export type BidValue = number | "nil";
+/** A bid: a number of tricks, or "nil" in hands where nil may be bid, or "blind_nil" (option blind_nil: a nil bid with the cards still face down, worth twice a nil). */
+export type BidValue = number | "nil" | "blind_nil";
 
-/** What a seat does, inside an act request. Exactly one of these four. */
-export type Action = ActionPlay | ActionBid | ActionPass | ActionChoose;
+/** What a seat does, inside an act request. Exactly one of these. */
+export type Action = ActionPlay | ActionBid | ActionPass | ActionChoose | ActionShowCards;
 
 /** play a card */
 export type ActionPlay = {
@@ -167,6 +169,11 @@ export type ActionChoose = {
   game: "spades" | "hearts";
 };
 
+/** turn up your cards instead of bidding blind nil (then bid as usual) */
+export type ActionShowCards = {
+  type: "show_cards";
+};
+
 /** What a seat may do now, or null when nothing. */
 export type Legal = null | LegalMove;
 
@@ -178,10 +185,15 @@ export type LegalPlay = {
   cards: CardSet;
 };
 
-/** may bid one of these */
+/** may bid one of these (or, cards face down: blind nil or show them) */
 export type LegalBid = {
   kind: "bid";
+  /** empty while the cards are face down (blind nil): the bids come once they are shown */
   bids: BidValue[];
+  /** option blind_nil: the cards are face down and a bid of "blind_nil" is allowed */
+  blind_nil?: true;
+  /** option blind_nil: the cards are face down; a show_cards action turns them up */
+  show_cards?: true;
 };
 
 /** must pass `count` cards of `cards` (and `back_count` more in `back`) */
@@ -246,8 +258,8 @@ export type ScoreSide = {
   bags: number;
 };
 
-/** A seat's bid in a view: null (not yet), a number, "nil", or "secret" (made, but hidden from this viewer). */
-export type ViewBid = null | number | "nil" | "secret";
+/** A seat's bid in a view: null (not yet), a number, "nil", "blind_nil", or "secret" (made, but hidden from this viewer). */
+export type ViewBid = null | number | "nil" | "blind_nil" | "secret";
 
 /** One viewer's picture of the game. A seat's view also has its own cards and its legal moves; a spectator's has neither. */
 export type View = {
@@ -300,7 +312,7 @@ export type View = {
   legal?: Legal;
 };
 
-export type ErrorCode = "bad_json" | "bad_message" | "unknown_type" | "bad_ruleset" | "binary_frame" | "rate_limited" | "hello_first" | "already_hello" | "unsupported_protocol" | "unknown_token" | "banned" | "guests_off" | "shutting_down" | "too_many_tables" | "too_many_tables_from_address" | "server_full" | "too_many_new_players" | "seat_change_mid_game" | "removed_from_table" | "internal" | "no_such_table" | "table_moved" | "table_unavailable" | "wrong_invite" | "bad_seat" | "seat_taken" | "table_full" | "not_at_table" | "chat_bad_text" | "chat_empty" | "chat_too_long" | "chat_rate_limited" | "already_seated" | "too_many_spectators" | "not_seated" | "already_started" | "seats_not_full" | "game_not_over" | "spectator_cannot_act" | "no_game" | "no_archive" | "no_such_game" | "broken_record" | "no_replay" | "bad_position" | "invalid_seat" | "not_your_turn" | "wrong_phase" | "game_over" | "invalid_card" | "card_not_in_hand" | "must_follow_suit" | "must_lead_card" | "must_play_highest_spade" | "hearts_not_broken" | "spades_not_broken" | "no_points_on_first_trick" | "mercy_first_trick" | "bid_out_of_range" | "dealer_cannot_make_total" | "side_bid_too_low" | "pass_wrong_count" | "already_passed" | "invalid_choice" | "no_game_clock" | "logins_off" | "login_malformed" | "login_bad_signature" | "login_expired" | "login_not_yet_valid" | "login_wrong_issuer" | "login_wrong_audience" | "login_bad_subject" | "already_queued" | "already_playing" | "not_queued";
+export type ErrorCode = "bad_json" | "bad_message" | "unknown_type" | "bad_ruleset" | "binary_frame" | "rate_limited" | "hello_first" | "already_hello" | "unsupported_protocol" | "unknown_token" | "banned" | "guests_off" | "shutting_down" | "too_many_tables" | "too_many_tables_from_address" | "server_full" | "too_many_new_players" | "seat_change_mid_game" | "removed_from_table" | "internal" | "no_such_table" | "table_moved" | "table_unavailable" | "wrong_invite" | "bad_seat" | "seat_taken" | "table_full" | "not_at_table" | "chat_bad_text" | "chat_empty" | "chat_too_long" | "chat_rate_limited" | "already_seated" | "too_many_spectators" | "not_seated" | "already_started" | "seats_not_full" | "game_not_over" | "spectator_cannot_act" | "no_game" | "no_archive" | "no_such_game" | "broken_record" | "no_replay" | "bad_position" | "invalid_seat" | "not_your_turn" | "wrong_phase" | "game_over" | "invalid_card" | "card_not_in_hand" | "must_follow_suit" | "must_lead_card" | "must_play_highest_spade" | "hearts_not_broken" | "spades_not_broken" | "no_points_on_first_trick" | "mercy_first_trick" | "bid_out_of_range" | "dealer_cannot_make_total" | "side_bid_too_low" | "cards_face_down" | "blind_nil_not_allowed" | "pass_wrong_count" | "already_passed" | "invalid_choice" | "no_game_clock" | "logins_off" | "login_malformed" | "login_bad_signature" | "login_expired" | "login_not_yet_valid" | "login_wrong_issuer" | "login_wrong_audience" | "login_bad_subject" | "already_queued" | "already_playing" | "not_queued";
 
 /** provably fair deals: lowercase hex of SHA-256(salt + ":" + seed in decimal), published when the game starts (PROTOCOL.md, "Provably fair deals") */
 export type DealCommitment = string;

@@ -33,6 +33,7 @@ export const SCORE_COMPONENT_WORDS = {
 /** A bid in words: "nil", "3", "secret", "—". */
 export function bidWords(bid) {
   if (bid === null || bid === undefined) return "\u2014";
+  if (bid === "blind_nil") return "blind nil";
   return String(bid);
 }
 
@@ -95,6 +96,7 @@ export function describeEvent(e, nameOf = (s) => `Seat ${s + 1}`, options = {}) 
       return `Bidding starts with ${nameOf(e.first)}.`;
     case "bid_made":
       if (e.bid === undefined) return `${nameOf(e.seat)} bids (secret).`;
+      if (e.bid === "blind_nil") return `${nameOf(e.seat)} bids blind nil, without looking.`;
       return e.bid === "nil" ? `${nameOf(e.seat)} bids nil.` : `${nameOf(e.seat)} bids ${e.bid}.`;
     case "bids_revealed":
       return `Bids revealed: ${e.bids.map((b, s) => `${nameOf(s)} ${bidWords(b)}`).join(", ")}.`;

@@ -29,6 +29,11 @@ class Bot:
         if kind == "play":
             return {"type": "play", "card": self.rng.choice(legal["cards"])}
         if kind == "bid":
+            if legal.get("show_cards") or legal.get("blind_nil"):
+                # Blind nil: the cards are face down; now and then bid it, else look.
+                if legal.get("blind_nil") and (not legal.get("show_cards") or self.rng.random() < 0.25):
+                    return {"type": "bid", "bid": "blind_nil"}
+                return {"type": "show_cards"}
             return {"type": "bid", "bid": self.rng.choice(legal["bids"])}
         if kind == "choose":
             return {"type": "choose", "game": self.rng.choice(legal["choices"])}

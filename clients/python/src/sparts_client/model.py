@@ -166,7 +166,7 @@ class TableModel:
         # Per seat, the seats whose results combine with its own this hand (itself included).
         self.partners: List[List[int]] = []
         self.tricks: List[int] = []
-        self.bids: List[Any] = []         # None, a number, "nil" or "secret"
+        self.bids: List[Any] = []         # None, a number, "nil", "blind_nil" or "secret"
         self.pass_round = 0
         self.scores: List[int] = []
         self.legal: Optional[Dict[str, Any]] = None
