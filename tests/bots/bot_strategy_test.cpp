@@ -358,3 +358,38 @@ TEST_CASE("strong's sampled deals give each Mirror bidder the spades it bid") {
         }
     }
 }
+
+// Blind nil (docs/RULES.md blind_nil): "To bid Blind Nil, the side must be down by at
+// least 200 points, which limits the amount of risk involved." A gamble for a side far
+// behind, beside a partner who can cover; otherwise the bots look at their cards.
+TEST_CASE("bots bid blind nil far behind beside a partner who can cover, and otherwise show their cards") {
+    const Ruleset r = ruleset("spades", {{"blind_nil", "0"}});
+    Table t = open_table(r, 3);  // 0-0: every side "not ahead", everyone face down; seat 0 bids first
+    REQUIRE(t.game.legal_moves(0).show_cards);
+    for (const auto& [level, action] : decisions(t, 0)) {
+        INFO(to_string(level));
+        CHECK(action == Action::show_cards());  // level: nothing to gain from the gamble
+    }
+    GameState behind = t.state();
+    behind.scores[0] = -150;  // seats 0 and 2, 250 behind
+    behind.scores[1] = 100;
+    t.game.reset(behind);
+    for (const auto& [level, action] : decisions(t, 0)) {
+        INFO(to_string(level));
+        CHECK(action == Action::blind_nil());  // the partner, yet to bid, can cover
+    }
+    for (const int partner_bid : {0, 2}) {
+        CAPTURE(partner_bid);
+        GameState after = behind;  // seat 2's turn, its partner (seat 0) has bid
+        after.bids[0] = static_cast<std::int8_t>(partner_bid);
+        after.bids[1] = 3;
+        after.bids_made = 2;
+        after.face_down = 0b0100;
+        after.turn = 2;
+        t.game.reset(after);
+        for (const auto& [level, action] : decisions(t, 2)) {
+            INFO(to_string(level));
+            CHECK(action == Action::show_cards());  // beside a nil, or a partner too weak to cover
+        }
+    }
+}

@@ -28,6 +28,7 @@ export const SCORE_COMPONENT_WORDS = {
   bag_penalty: "Bag penalty",
   bag_back: "Bag back",
   all_thirteen: "All 13",
+  blind_nil: "Blind nil",
 };
 
 /** A bid in words: "nil", "3", "secret", "—". */
