@@ -11,6 +11,7 @@
 #include <spdlog/spdlog.h>
 #include "protocol/server_messages.hpp"
 #include "server/admin/admin_api.hpp"
+#include "server/table/rule_sets.hpp"
 #include "server/app/routes.hpp"
 #include "server/net/client_address.hpp"
 #include "server/host/host_token.hpp"
@@ -104,6 +105,13 @@ std::uint16_t Server::start() {
         limits.queue_capacity = static_cast<std::size_t>(config_.webhook_queue);
         webhook_ = std::make_unique<GameOverWebhook>(io_.get_executor(), config_.webhook_url, std::move(secret), limits);
         hub_.webhook = webhook_.get();
+    }
+    if (!config_.rule_sets_file.empty()) {
+        auto sets = RuleSets::read(config_.rule_sets_file);
+        if (!sets) throw std::runtime_error("--rule-sets: " + sets.error());
+        rule_sets_ = std::make_unique<RuleSets>(std::move(*sets));
+        hub_.rule_sets = rule_sets_.get();
+        spdlog::info("rule sets: {} from {}", rule_sets_->all().size(), config_.rule_sets_file);
     }
     if (!config_.admin_token_file.empty()) {
         auto token = AdminToken::read(config_.admin_token_file);

@@ -81,6 +81,7 @@ struct Config {
 
     // The admin API (server/README.md, "The admin API"): HTTP under /admin/, behind a bearer token.
     std::string admin_token_file;     // the file holding the token; empty: no admin API at all
+    std::string rule_sets_file;       // named rule sets (JSON, table/rule_sets.hpp); empty: none
     int admin_auth_failures_per_minute = 10;  // wrong or missing tokens one address may send a minute, then 429
 
     // Backups of the SQLite database (admin/backups.hpp; docs/OPERATING.md, "Backups").

@@ -1,5 +1,6 @@
 #include "server/lobby/lobby.hpp"
 #include "server/base/guarded.hpp"
+#include "server/table/rule_sets.hpp"
 #include "server/lobby/pending_hello.hpp"
 
 #include <algorithm>
@@ -194,6 +195,8 @@ void Lobby::answer_hello(PendingHello& answer, const LobbyRequest& request, Play
     // Quick play's terms, so that a client can say them before anyone presses Play now.
     reply["quick_play"] = {{"turn_seconds", hub_->config.turn_seconds},
                            {"bots_after_ms", hub_->config.quick_play_wait_ms}};
+    // The host's named rule sets, to offer first (rule_sets.hpp).
+    reply["rule_sets"] = hub_->rule_sets ? hub_->rule_sets->to_json() : json::array();
     // Many nodes: the client learns it should open a connection per table (/ws?table=ID).
     if (!hub_->config.node_id.empty()) reply["node"] = hub_->config.node_id;
     // The player (and its name) is stored before the client hears of it:
@@ -299,8 +302,13 @@ std::uint64_t table_number(const std::string& id) {
 constexpr std::size_t kMaxListBytes = 64 * 1024;
 }  // namespace
 
-Lobby::Listed Lobby::listing(const TableSummary& t) {
-    return Listed{t.preset, t.seats, t.free_seats() > 0 && t.state != "playing", dump_text(t.to_json())};
+Lobby::Listed Lobby::listing(const TableSummary& t) const {
+    json entry = t.to_json();
+    // The host's name for the table's rules, if they are a named rule set's (rule_sets.hpp):
+    // a summary from another node's table, read from the database, does not carry it.
+    if (hub_->rule_sets && !entry.contains("rule_set"))
+        if (const RuleSet* set = hub_->rule_sets->of_key(dump_text(t.ruleset))) entry["rule_set"] = RuleSets::brief(*set);
+    return Listed{t.preset, t.seats, t.free_seats() > 0 && t.state != "playing", dump_text(entry)};
 }
 
 void Lobby::put_table(const TableSummary& s) {

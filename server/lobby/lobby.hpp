@@ -112,7 +112,7 @@ private:
         std::string text;   // the table info's JSON
     };
     using ListedTables = std::map<std::uint64_t, Listed>;  // by table number, the order of the pages
-    static Listed listing(const TableSummary& t);
+    Listed listing(const TableSummary& t) const;
     // tables_[s.id] = s, and the public list with it.
     void put_table(const TableSummary& s);
     // A table brought back (at start, or taken over from another node): listed, registered,

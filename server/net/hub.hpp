@@ -26,6 +26,7 @@ class Lobby;
 class TableLoader;
 class TableRegistry;
 class Routes;
+class RuleSets;
 }  // namespace sparts::server
 
 namespace sparts::storage {
@@ -56,6 +57,7 @@ struct Hub {
     GameOverWebhook* webhook = nullptr;         // null: no --webhook-url
     Backups* backups = nullptr;                 // null: no --backup-dir
     Routes* routes = nullptr;                   // where requests go (app/routes.hpp); set before listening
+    const RuleSets* rule_sets = nullptr;        // null: no --rule-sets (table/rule_sets.hpp)
     std::atomic<bool> stopping{false};
 };
 

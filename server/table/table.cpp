@@ -27,7 +27,9 @@ TableDice random_dice() {
 }
 
 TableSettings settings_of(const Hub& hub) {
-    return TableSettings::from(hub.config, hub.store != nullptr, hub.webhook != nullptr);
+    TableSettings settings = TableSettings::from(hub.config, hub.store != nullptr, hub.webhook != nullptr);
+    settings.rule_sets = hub.rule_sets;
+    return settings;
 }
 
 }  // namespace

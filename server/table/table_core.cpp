@@ -3,6 +3,7 @@
 // table_core_seats.cpp, table_core_play.cpp and table_core_chat.cpp; turns,
 // bots and time in table_core_turns.cpp.
 #include "server/table/table_core.hpp"
+#include "server/table/rule_sets.hpp"
 
 #include <algorithm>
 #include <stdexcept>
@@ -396,6 +397,8 @@ TableSummary TableCore::summary() const {
     t.game = game_number_;
     t.spectators = static_cast<int>(spectators_.size());
     t.creator = identity_.creator;
+    if (const RuleSet* set = settings_.rule_sets ? settings_.rule_sets->of(identity_.rules) : nullptr)
+        t.rule_set = RuleSets::brief(*set);
     return t;
 }
 

@@ -63,6 +63,8 @@
 
 namespace sparts::server {
 
+class RuleSets;
+
 using TableClock = std::chrono::steady_clock;
 
 // When an input happens: the steady time (for deadlines) and the wall time (kept with each step).
@@ -83,6 +85,7 @@ struct TableSettings {
     std::string node_id;
     bool stored = false;   // a store keeps the steps (not --database none)
     bool webhook = false;  // a game-over webhook is configured
+    const RuleSets* rule_sets = nullptr;  // the host's named rule sets (rule_sets.hpp), to name the table's
     static TableSettings from(const Config& config, bool stored, bool webhook);
 };
 

@@ -13,8 +13,10 @@ nlohmann::json TableSummary::to_json() const {
         else
             seat_list.push_back({{"player", seat_players[i]}, {"name", seat_names[i]}});
     }
-    return {{"table", id},       {"ruleset", ruleset}, {"seats", seat_list}, {"private", is_private},
-            {"turn_seconds", turn_seconds}, {"state", state}, {"game", game}, {"spectators", spectators}};
+    nlohmann::json out = {{"table", id},       {"ruleset", ruleset}, {"seats", seat_list}, {"private", is_private},
+                          {"turn_seconds", turn_seconds}, {"state", state}, {"game", game}, {"spectators", spectators}};
+    if (!rule_set.is_null()) out["rule_set"] = rule_set;
+    return out;
 }
 
 }  // namespace sparts::server

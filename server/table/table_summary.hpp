@@ -22,6 +22,7 @@ struct TableSummary {
     int game = 0;            // games started at this table
     int spectators = 0;
     std::string creator;     // player id
+    nlohmann::json rule_set;  // {name, label} of the host's named rule set it plays, or null
 
     int free_seats() const {
         int n = 0;

@@ -32,7 +32,7 @@ export class LobbyView {
     this.el = el;
     this.tablesEl = h("div", { class: "tables", "aria-live": "polite" }, "Loading tables…");
     this.gamesEl = h("div", { class: "games" }, "Loading finished games…");
-    this.formEl = h("form", { class: "new-table", onsubmit: (e) => this.create(e), oninput: () => this.describeForm() });
+    this.formEl = h("form", { class: "new-table", onsubmit: (e) => this.create(e), oninput: () => { this.formTouched = true; this.describeForm(); } });
     fill(el,
       h("h1", { class: "sr-only" }, "Lobby"),
       this.nameSection(),
@@ -55,6 +55,7 @@ export class LobbyView {
         h("p", { class: "preset-links" }, PRESETS.map((p) => h("a", { href: `#/leaderboard/${p.name}` }, p.label)))));
     this.renderForm("spades");
     this.offs.push(this.client.on("hello", () => {
+      this.offerRuleSets();
       this.showQuickTerms();
       this.drawGames();
       this.refresh();
@@ -78,6 +79,8 @@ export class LobbyView {
   /** Quick play (PROTOCOL.md §22): press play, be seated with others waiting for the same game. */
   quickPlaySection() {
     const select = h("select", { id: "quick-play-preset" }, PRESETS.map((p) => h("option", { value: p.name, selected: p.name === "spades" }, p.label)));
+    this.quickSelect = select;
+    select.onchange = () => { this.quickTouched = true; };
     this.quickStatus = h("p", { class: "hint", role: "status", id: "quick-play-status" });
     const play = h("button", { type: "button", class: "primary", id: "quick-play" }, "Play now");
     const cancel = h("button", { type: "button", id: "quick-play-cancel", hidden: true }, "Stop waiting");
@@ -93,7 +96,9 @@ export class LobbyView {
     play.onclick = async () => {
       show("Looking for players…", true);
       try {
-        const ok = await this.client.quickPlay(select.value);
+        // A named rule set queues with its preset and options: its own queue (the server's are per ruleset).
+        const set = ruleSetOf(this.client, select.value);
+        const ok = set ? await this.client.quickPlay(set.ruleset.preset, set.ruleset.options ?? {}) : await this.client.quickPlay(select.value);
         this.waiting = ok;
         show(`Waiting for players (${ok.waiting} waiting), for a table with ${turnWords(ok.turn_seconds)}.`, true);
         this.startCountdown(Date.now() + ok.bots_after_ms);
@@ -268,7 +273,7 @@ export class LobbyView {
     const mine = this.client.seats.some((s) => s.table === t.table);
     return h("tr", { dataset: { table: t.table } },
       h("th", { scope: "row" }, t.table),
-      h("td", {}, presetLabel(t.ruleset.preset)),
+      h("td", {}, t.rule_set ? t.rule_set.label : presetLabel(t.ruleset.preset)),
       h("td", {}, optionsInWords(t.ruleset), t.turn_seconds ? `; ${t.turn_seconds} s a turn` : "; no turn limit"),
       h("td", {}, seatNames(t.seats, this.client.player).map((x) => x ?? "empty").join(", ")),
       h("td", {}, STATE_WORDS[t.state] ?? t.state, t.spectators ? ` · ${t.spectators} watching` : ""),
@@ -289,10 +294,36 @@ export class LobbyView {
     }
   }
 
-  renderForm(preset) {
+  /**
+   * The host's named rule sets (hello's rule_sets) first in the game lists: the form starts
+   * at the first of them until someone changes it, and quick play offers them too.
+   */
+  offerRuleSets() {
+    const sets = this.client.ruleSets ?? [];
+    if (!sets.length) return;
+    if (!this.formTouched) this.renderForm(`set:${sets[0].name}`);
+    if (this.quickSelect && !this.quickSelect.querySelector("optgroup")) {
+      const chosen = this.quickSelect.value;
+      fill(this.quickSelect,
+        h("optgroup", { label: "This server's games" }, sets.map((s, i) => h("option", { value: `set:${s.name}`, selected: i === 0 }, s.label))),
+        h("optgroup", { label: "Every game" }, PRESETS.map((p) => h("option", { value: p.name }, p.label))));
+      if (this.quickTouched) this.quickSelect.value = chosen;
+    }
+  }
+
+  renderForm(choice) {
+    // A choice is a preset's name, or "set:" and a named rule set's: its preset, its options as the values.
+    const set = ruleSetOf(this.client, choice);
+    const preset = set ? set.ruleset.preset : choice;
     this.preset = preset;
-    const presetSelect = h("select", { id: "preset", name: "preset", onchange: (e) => this.renderForm(e.target.value) },
-      PRESETS.map((p) => h("option", { value: p.name, selected: p.name === preset }, p.label)));
+    this.choice = choice;
+    const sets = this.client.ruleSets ?? [];
+    const presetOptions = PRESETS.map((p) => h("option", { value: p.name, selected: p.name === choice }, p.label));
+    const presetSelect = h("select", { id: "preset", name: "preset", onchange: (e) => { this.formTouched = true; this.renderForm(e.target.value); } },
+      sets.length
+        ? [h("optgroup", { label: "This server's games" }, sets.map((s) => h("option", { value: `set:${s.name}`, selected: `set:${s.name}` === choice }, s.label))),
+          h("optgroup", { label: "Every game" }, presetOptions)]
+        : presetOptions);
     const about = PRESETS.find((p) => p.name === preset)?.about ?? "";
     const fields = optionsFor(preset).map((o) => {
       const id = `opt-${o.name}`;
@@ -308,6 +339,8 @@ export class LobbyView {
         input = h("input", { id, name: o.name, type: "text", pattern: o.pattern, required: true, value: formValue(o.default), size: 8 });
       }
       input.dataset.default = formValue(o.default);
+      // A rule set's own value, where it has one: sent, since it differs from the preset's default.
+      if (set && set.ruleset.options && o.name in set.ruleset.options) input.value = formValue(set.ruleset.options[o.name]);
       return h("div", { class: "field" },
         h("label", { for: id }, o.label, " ", h("span", { class: "hint", id: `hint-${o.name}` }, `(${o.hint})`)),
         input);
@@ -345,7 +378,9 @@ export class LobbyView {
     const form = this.formEl;
     const value = (name) => form.elements.namedItem(name)?.value;
     const about = form.querySelector("#preset-about");
-    if (about?.firstChild) about.firstChild.textContent = `${presetInWords(this.preset, value)} `;
+    const set = ruleSetOf(this.client, this.choice);
+    const named = set ? `${set.label}: ${presetLabel(set.ruleset.preset)}, ${optionsInWords(set.ruleset)}. ` : "";
+    if (about?.firstChild) about.firstChild.textContent = `${named}${presetInWords(this.preset, value)} `;
     for (const o of optionsFor(this.preset)) {
       const hint = form.querySelector(`#hint-${o.name}`);
       if (hint) hint.textContent = `(${liveHint(o, value)})`;
@@ -406,6 +441,12 @@ export class LobbyView {
       resultWords(g) ? h("span", { class: "game-result" }, ` · ${resultWords(g)}`) : "",
       g.finished ? `, ${new Date(g.finished).toLocaleString()}` : ""))));
   }
+}
+
+/** The named rule set a form choice ("set:street-spades") stands for, if it is one. */
+function ruleSetOf(client, choice) {
+  if (typeof choice !== "string" || !choice.startsWith("set:")) return null;
+  return (client.ruleSets ?? []).find((s) => `set:${s.name}` === choice) ?? null;
 }
 
 /**

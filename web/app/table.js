@@ -316,7 +316,7 @@ export class TableView {
     const seated = s.you !== null;
     return h("header", { class: "table-head" },
       h("div", {},
-        h("h1", {}, `Table ${this.table} · ${presetLabel(info?.ruleset.preset)}`),
+        h("h1", {}, `Table ${this.table} · ${info?.rule_set ? info.rule_set.label : presetLabel(info?.ruleset.preset)}`),
         h("p", { class: "muted" }, optionsInWords(info?.ruleset),
           info ? ` · ${info.turn_seconds ? `${info.turn_seconds} s a turn` : "no turn limit"}` : "",
           info?.private ? " · private" : "",

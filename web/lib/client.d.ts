@@ -3,7 +3,7 @@ import type {
   OkLeave, OkPing, OkReplay, OkReplayControl, OkResume, OkSit, OkStart, OkWatch, ReplayControlRequest, ReplayEndedMessage,
   ReplayEventMessage, ReplayStateMessage, RulesetRequest, ServerMessage, SnapshotMessage, TableInfo, YourTurnMessage,
   ClosingMessage, Action, Card, AddBotRequest, AnnouncementMessage, OkQuickPlay, OkQuickPlayCancel, QuickPlayMatchedMessage,
-  Preset, ChatMessage, ChatTarget, OkChat, OkMute,
+  Preset, ChatMessage, ChatTarget, OkChat, OkMute, Ruleset,
 } from "./protocol.js";
 import type { TableModel } from "./table-model.js";
 
@@ -129,6 +129,8 @@ export declare class SpartsClient {
   choose(table: string, game: "spades" | "hearts"): Promise<OkAct>;
   /** option blind_nil: your cards are face down; turn them up (then bid as usual) */
   showCards(table: string): Promise<OkAct>;
+  /** the host's named rule sets (hello's rule_sets), once the hello is answered */
+  ruleSets: { name: string; label: string; ruleset: Ruleset }[];
   /** Table chat (PROTOCOL.md §21): your own line comes back as a "chat" before the ok. */
   chat(table: string, text: string): Promise<OkChat>;
   /** Mutes (or unmutes) a seat's chat, or the spectators'; the model's `muted` follows. */

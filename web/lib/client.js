@@ -217,6 +217,7 @@ export class SpartsClient {
     if (ws !== this._ws) return;
     this._hello = reply;
     this.quickPlayTerms = reply.quick_play ?? null;
+    this.ruleSets = reply.rule_sets ?? [];  // the host's named rule sets, offered first
     this.clustered = Boolean(reply.node);
     this.player = reply.player;
     this.seats = reply.seats;

@@ -232,6 +232,8 @@ export type TableInfo = {
   /** games started at this table so far */
   game: number;
   spectators: number;
+  /** present when the table's ruleset is exactly one of the host's named rule sets */
+  rule_set?: RuleSetBrief;
 };
 
 /** a player at a seat */
@@ -328,6 +330,19 @@ export type DealReveal = {
   seed: Seed;
   salt: DealSalt;
   commitment: DealCommitment;
+};
+
+/** A named rule set of the host's (docs/OPERATING.md): its name and what players read */
+export type RuleSetBrief = {
+  name: string;
+  label: string;
+};
+
+/** A named rule set: a name, a label, and its ruleset as the server writes rulesets (the options that differ from the preset's) */
+export type RuleSet = {
+  name: string;
+  label: string;
+  ruleset: Ruleset;
 };
 
 // ---- client/act.schema.json
@@ -950,6 +965,8 @@ export type OkHello = {
     /** after this long without enough players, bots fill the seats nobody came for */
     bots_after_ms: number;
   };
+  /** the host's named rule sets (--rule-sets), to offer first; a table created or quick-played with one's ruleset belongs to it */
+  rule_sets?: RuleSet[];
   /** the seats this player holds (for a returning player) */
   seats: {
     table: TableId;

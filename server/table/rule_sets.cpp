@@ -1,0 +1,100 @@
+#include "server/table/rule_sets.hpp"
+
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "protocol/json_text.hpp"
+#include "protocol/ruleset_json.hpp"
+
+namespace sparts::server {
+
+namespace {
+
+bool good_name(const std::string& s) {
+    if (s.empty() || s.size() > 32) return false;
+    for (std::size_t i = 0; i < s.size(); ++i) {
+        const char c = s[i];
+        const bool ok = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || (c == '-' && i > 0);
+        if (!ok) return false;
+    }
+    return true;
+}
+
+// 1 to 48 characters (UTF-8 counted by code points), none a control character.
+bool good_label(const std::string& s) {
+    std::size_t points = 0;
+    for (unsigned char c : s) {
+        if (c < 0x20 || c == 0x7f) return false;
+        if ((c & 0xc0) != 0x80) ++points;
+    }
+    return points >= 1 && points <= 48 && s.front() != ' ' && s.back() != ' ';
+}
+
+}  // namespace
+
+Outcome<RuleSets, std::string> RuleSets::parse(std::string_view text) {
+    auto doc = parse_json_text(text);
+    if (!doc) return std::string("not JSON: ") + doc.error().message();
+    if (!doc->is_array()) return std::string("expected a JSON array of rule sets like [{\"name\":\"street-spades\",\"label\":\"Street Spades\",\"ruleset\":{\"preset\":\"spades\",\"options\":{}}}]");
+    if (doc->size() > kMaxRuleSets) return "at most " + std::to_string(kMaxRuleSets) + " rule sets, not " + std::to_string(doc->size());
+    RuleSets out;
+    std::set<std::string> names, keys;
+    for (std::size_t i = 0; i < doc->size(); ++i) {
+        const nlohmann::json& e = (*doc)[i];
+        const std::string where = "rule set " + std::to_string(i + 1);
+        if (!e.is_object()) return where + ": expected an object with name, label and ruleset";
+        for (const auto& [member, value] : e.items())
+            if (member != "name" && member != "label" && member != "ruleset")
+                return where + ": unknown member \"" + member + "\" (expected name, label, ruleset)";
+        RuleSet set;
+        if (!e.contains("name") || !e["name"].is_string() || !good_name(e["name"].get<std::string>()))
+            return where + ": name: 1 to 32 of a-z, 0-9 and '-' (not first), like \"street-spades\"";
+        set.name = e["name"].get<std::string>();
+        const std::string named = "rule set \"" + set.name + "\"";
+        if (!e.contains("label") || !e["label"].is_string() || !good_label(e["label"].get<std::string>()))
+            return named + ": label: 1 to 48 characters, no control characters, no space at either end";
+        set.label = e["label"].get<std::string>();
+        if (!e.contains("ruleset")) return named + ": ruleset: missing";
+        auto rules = ruleset_from_json(e["ruleset"]);
+        if (!rules) return named + ": ruleset: " + rules.error().message();
+        set.rules = *rules;
+        set.ruleset = sparts::to_json(set.rules);
+        set.key = dump_text(set.ruleset);
+        if (!names.insert(set.name).second) return named + ": the name is used twice";
+        if (!keys.insert(set.key).second) return named + ": the same rules as an earlier rule set";
+        out.sets_.push_back(std::move(set));
+    }
+    return out;
+}
+
+Outcome<RuleSets, std::string> RuleSets::read(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return "cannot read " + path;
+    std::ostringstream text;
+    text << in.rdbuf();
+    auto sets = parse(text.str());
+    if (!sets) return path + ": " + sets.error();
+    return sets;
+}
+
+const RuleSet* RuleSets::of(const Ruleset& rules) const {
+    if (sets_.empty()) return nullptr;
+    return of_key(dump_text(sparts::to_json(rules)));
+}
+
+const RuleSet* RuleSets::of_key(const std::string& ruleset_text) const {
+    for (const RuleSet& s : sets_)
+        if (s.key == ruleset_text) return &s;
+    return nullptr;
+}
+
+nlohmann::json RuleSets::to_json() const {
+    nlohmann::json list = nlohmann::json::array();
+    for (const RuleSet& s : sets_) list.push_back({{"name", s.name}, {"label", s.label}, {"ruleset", s.ruleset}});
+    return list;
+}
+
+nlohmann::json RuleSets::brief(const RuleSet& set) { return {{"name", set.name}, {"label", set.label}}; }
+
+}  // namespace sparts::server
