@@ -127,7 +127,7 @@ export function optionsInWords(ruleset) {
     .map(([name, value]) => {
       const o = OPTIONS.find((x) => x.name === name);
       const label = o ? o.label.toLowerCase() : name;
-      return typeof value === "boolean" ? (value ? label : `no ${label}`) : `${label} ${value}`;
+      return typeof value === "boolean" ? (value ? label : `no ${label}`) : `${label} ${o?.valueLabels?.[value] ?? value}`;
     })
     .join(", ");
 }
