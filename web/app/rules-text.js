@@ -389,7 +389,7 @@ export const RULES = {
     },
     {
       "rule": "Deck",
-      "text": "One 52-card deck with no jokers, except spartsel, which may use two decks and up to four jokers (decks, jokers), and Joker Spades (joker_deck), where two jokers replace two deuces."
+      "text": "One 52-card deck with no jokers, except spartsel, which may use two decks and up to four jokers (decks, jokers), Joker Spades (joker_deck), where two jokers replace two deuces, and hearts at 3, 5 or 6 players, which leaves out the lowest cards that do not deal out."
     },
     {
       "rule": "Card order",
@@ -397,7 +397,7 @@ export const RULES = {
     },
     {
       "rule": "Winning a trick",
-      "text": "The highest spade wins if any spade was played and spades are trump (every hand except a bga-sparts Hearts hand). Otherwise the highest card of the suit led wins. Cards of other suits never win. The winner leads the next trick."
+      "text": "The highest spade wins if any spade was played and spades are trump (every hand except a Hearts hand: bga-sparts' and the hearts preset's). Otherwise the highest card of the suit led wins. Cards of other suits never win. The winner leads the next trick."
     },
     {
       "rule": "Following suit",
@@ -433,7 +433,7 @@ export const RULES = {
     },
     {
       "rule": "Ranks",
-      "text": "A side's rank is 1 plus the number of sides with a strictly higher score. Equal scores share a rank. In the spades presets, a tie at the target plays another hand instead (see §5)."
+      "text": "A side's rank is 1 plus the number of sides with a strictly higher score (in hearts, where points are taken, a strictly lower score). Equal scores share a rank. In the spades presets, a tie at the target plays another hand instead, and in hearts a tie for the lowest (see §5)."
     },
     {
       "rule": "Hand cap",
