@@ -321,6 +321,8 @@ export class TableModel {
     v.dealer = e.dealer;
     v.kind = e.kind;
     v.center_size = e.center_size;
+    // Every seat holds its cards from the deal, even dealt face down (blind nil), as a view counts them.
+    v.hand_sizes = Array(n).fill(e.hand_size);
     v.phase = "dealing"; // until the first choice, pass, bid or lead
     if (s.you !== null && !this.replay) {
       v.hand = [];

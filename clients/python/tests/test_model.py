@@ -26,6 +26,7 @@ RULESETS = [
     ("spades", {"joker_deck": "jjdd", "big_joker_forces_highest": True, "hand_cap": 2}),
     ("spades", {"bid_style": "suicide", "nil_pass": 2, "hand_cap": 2}),
     ("spartsel", {"jokers": 2, "hand_cap": 2}),
+    ("spades", {"blind_nil": 0, "hand_cap": 2}),   # dealt face down: cards_dealt in the middle of the bidding
 ]
 
 # Hearts (points taken, the lowest wins, no bids): to a low target so that a game is short;
@@ -74,6 +75,8 @@ async def checked_game(url, preset, options):
     bot, model, compared, passed, dealt = Bot(seed=3), player.table(table), 0, None, []
     while True:
         m = await queue.get()
+        if m["type"] == "event" and m["event"]["type"] == "hand_started":
+            dealt = []                       # blind nil: a hand dealt face down comes later
         if m["type"] == "event" and m["event"]["type"] == "cards_dealt" and "cards" in m["event"]:
             dealt = list(m["event"]["cards"])
         if m["type"] == "event" and m["event"]["type"] == "game_over":

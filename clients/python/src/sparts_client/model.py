@@ -296,7 +296,8 @@ class TableModel:
             self.partners = partners_for(self.ruleset, n, ev["hand"], ev["dealer"])
             self.bids = [None] * n
             self.tricks = [0] * n
-            self.hand_sizes = [0] * n
+            # Every seat holds its cards from the deal, even dealt face down (blind nil).
+            self.hand_sizes = [ev.get("hand_size", 0)] * n
             self.pass_round = 0
         elif t == "cards_dealt":
             if 0 <= ev["seat"] < len(self.hand_sizes):
