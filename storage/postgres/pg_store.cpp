@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <string_view>
 #include <unordered_map>
 
 #include <spdlog/spdlog.h>
@@ -153,9 +154,19 @@ private:
 
 // A statement of a commit, built before anything is sent.
 struct Statement {
+    Statement(const char* prepared, pg::Params p, std::string what = {})
+        : name(prepared), params(std::move(p)), game(std::move(what)) {}
     const char* name;  // prepared
     pg::Params params;
+    std::string game;  // finish_game: "table t1 game 2", for the log
 };
+
+// A finished game that was not in progress (its row gone, or never there) archives
+// nothing: finish_game returns no row then, and the log says so, as the SQLite store does.
+void say_if_not_finished(const Statement& s, const pg::Result& r) {
+    if (std::string_view(s.name) == "finish_game" && r.rows() == 0)
+        spdlog::error("database: {} ends, but it is not in progress (or archived already): nothing was archived", s.game);
+}
 
 const std::vector<std::pair<const char*, std::string>>& prepared_statements() {
     static const std::vector<std::pair<const char*, std::string>> all = {
@@ -191,7 +202,7 @@ const std::vector<std::pair<const char*, std::string>>& prepared_statements() {
          "result, record) SELECT table_id, game, preset, $1::bigint, started_ms, seed, salt, ruleset, players, $2::text, "
          "$3::bytea FROM games_in_progress WHERE table_id = $4::text AND game = $5::integer "
          "ON CONFLICT (table_id, game) DO NOTHING RETURNING id, preset, finished_ms, players), p AS (" +
-             std::string(kArchivePlayers) + ") DELETE FROM games_in_progress WHERE table_id = $4::text AND game = $5::integer"},
+             std::string(kArchivePlayers) + ") DELETE FROM games_in_progress WHERE table_id = $4::text AND game = $5::integer RETURNING table_id"},
         {"archive_games", ArchiveRows::sql()},
         // Retention: games exported, then dropped with their players' rows.
         {"retire_games",
@@ -470,7 +481,8 @@ private:
                                        params.null();
                                    }
                                    params.text(f.table).number(f.game);
-                                   out.push_back({"finish_game", std::move(params)});
+                                   out.push_back({"finish_game", std::move(params),
+                                                  "table " + f.table + " game " + std::to_string(f.game)});
                                    if (!f.webhook.empty())
                                        out.push_back({"webhook_keep",
                                                       pg::Params().text(f.table).number(f.game).text(f.webhook)});
@@ -509,7 +521,10 @@ private:
             conn_.sync();
             conn_.next_result();  // BEGIN
             pg::Result read;
-            for (std::size_t i = 0; i < head.size(); ++i) read = conn_.next_result();
+            for (const Statement& s : head) {
+                read = conn_.next_result();
+                say_if_not_finished(s, read);
+            }
             conn_.next_result();  // the sync
             RatingBook book;
             for (PresetRating& row : rating_rows(read)) book.put(std::move(row));
@@ -520,7 +535,8 @@ private:
             for (const Statement& s : rest) conn_.send_prepared(s.name, s.params);
             conn_.send("COMMIT", {});
             conn_.sync();
-            for (std::size_t i = 0; i < rest.size() + 1; ++i) conn_.next_result();
+            for (const Statement& s : rest) say_if_not_finished(s, conn_.next_result());
+            conn_.next_result();  // COMMIT
             conn_.next_result();  // the sync
             conn_.exit_pipeline();
         } catch (const pg::Error&) {
@@ -549,7 +565,9 @@ private:
             for (const Statement& s : statements) conn_.send_prepared(s.name, s.params);
             conn_.send("COMMIT", {});
             conn_.sync();
-            for (std::size_t i = 0; i < statements.size() + 2; ++i) conn_.next_result();
+            conn_.next_result();  // BEGIN
+            for (const Statement& s : statements) say_if_not_finished(s, conn_.next_result());
+            conn_.next_result();  // COMMIT
             conn_.next_result();  // the sync
             conn_.exit_pipeline();
         } catch (const pg::Error&) {

@@ -7,6 +7,12 @@
 #include <atomic>
 #include <mutex>
 #include <set>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <fstream>
+#include <iterator>
 #include <thread>
 #include "storage/backends.hpp"
 #include "storage/postgres/pg_schema.hpp"
@@ -382,4 +388,37 @@ TEST_CASE("postgresql: a database of schema version 5 is brought to version 6: i
     CHECK(again[1].table.id == "t2");
     CHECK(again[1].game == 3);
     CHECK(again[1].game_finished);
+}
+
+// A game's end for a game that is not in progress archives nothing; the SQLite store says
+// so in its log, and so does this one (it said nothing before: the statement's rows were
+// not looked at). The store logs to the process's standard output: caught in a file here.
+TEST_CASE("postgresql: the end of a game that is not in progress archives nothing and says so in the log") {
+    PostgresBackend db("finish-none");
+    const std::string path = "/tmp/sparts-finish-none-" + std::to_string(::getpid()) + ".log";
+    std::fflush(stdout);
+    const int saved = ::dup(1);
+    const int file = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    REQUIRE(file >= 0);
+    ::dup2(file, 1);
+    {
+        auto store = db.open();
+        commit_now(*store, new_table("t9", 9));
+        const PlayedGame g = play_game("t9", 1, 77, 0, 1000);
+        for (const Write& w : g.writes) store->submit({w}, nullptr);
+        store->flush(std::chrono::seconds(60));
+        commit_now(*store, {FinishGame{"t9", 2, "{}", 5000}});  // game 2 never began
+        commit_now(*store, {FinishGame{"t8", 1, "{}", 5000}});  // nor any game at t8
+    }
+    std::fflush(stdout);
+    ::dup2(saved, 1);
+    ::close(saved);
+    ::close(file);
+    std::ifstream in(path);
+    const std::string log((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::remove(path.c_str());
+    CHECK(log.find("table t9 game 2 ends, but it is not in progress") != std::string::npos);
+    CHECK(log.find("table t8 game 1 ends, but it is not in progress") != std::string::npos);
+    CHECK(log.find("table t9 game 1 ends") == std::string::npos);  // the game that was played is archived quietly
+    CHECK(db.count("SELECT COUNT(*) FROM archive") == 1);
 }
