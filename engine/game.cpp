@@ -260,6 +260,10 @@ Result<std::span<const Event>> Game::apply(Seat seat, const Action& a) {
             if ((s_.face_down >> seat) & 1) {
                 if (!a.blind || a.bid != 0)
                     return error(ErrorCode::cards_face_down, "your cards are face down: bid blind nil, or show them first");
+                // A blind nil is a nil: min_side_bid may forbid it after the partner's bid.
+                if (!(allowed_bids(seat) & 1u))
+                    return error(ErrorCode::side_bid_too_low, "your side must bid at least " + std::to_string(rules_.min_side_bid) +
+                                                                  " together: show your cards and bid");
                 on_bid(seat, 0, true);
                 break;
             }
@@ -319,7 +323,9 @@ LegalMoves Game::legal_moves(Seat seat) const {
             if (seat != s_.turn) break;
             m.any = true, m.kind = ActionKind::bid;
             if ((s_.face_down >> seat) & 1) {
-                m.blind_nil = m.show_cards = true;  // the bids come once the cards are shown
+                // The bids come once the cards are shown; a blind nil is a nil, as min_side_bid sees it.
+                m.show_cards = true;
+                m.blind_nil = (allowed_bids(seat) & 1u) != 0;
                 break;
             }
             m.bids = allowed_bids(seat);

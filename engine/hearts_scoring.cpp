@@ -39,11 +39,12 @@ void score_hearts(std::span<const HeartsTake> takes, std::span<const int> scores
         // the hand, the jack of diamonds included.
         auto jack = [&](int i) { return how.jack_of_diamonds * takes[i].jacks; };
         const int shooter_after = scores[shooter] + jack(shooter);
-        bool ends = shooter_after >= how.target_score, alone_lowest = true;
+        const bool target = how.target_score > 0;  // no target: nothing ends the game
+        bool ends = target && shooter_after >= how.target_score, alone_lowest = true;
         for (int i = 0; i < n; ++i) {
             if (i == shooter) continue;
             const int after = scores[i] + jack(i) + moon;
-            if (after >= how.target_score) ends = true;
+            if (target && after >= how.target_score) ends = true;
             if (after <= shooter_after) alone_lowest = false;
         }
         subtract = ends && !alone_lowest;

@@ -42,7 +42,8 @@ SeatView view_of(const Game& game, Viewer viewer) {
         CardSet scoring = CardSet::suit(Suit::hearts);
         for (int deck = 0; deck < 2; ++deck) {
             scoring.insert(Card::of(queen, Suit::spades, deck));
-            if (s.hand_rules.kind == HandKind::sparts) scoring.insert(Card::of(jack, Suit::diamonds, deck));
+            // The jack of diamonds scores in Sparts hands, and in the hearts preset's Omnibus.
+            if (s.hand_rules.kind == HandKind::sparts || r.jack_of_diamonds != 0) scoring.insert(Card::of(jack, Suit::diamonds, deck));
         }
         CardSet center;
         for (int i = 0; i < s.center_given; ++i) center.insert(s.center[i]);

@@ -143,3 +143,29 @@ TEST_CASE("blind nil: the option's refusals") {
     CHECK(code("hearts", {{"blind_nil", "100"}}) == "option_not_for_ruleset");
     CHECK(code("spades", {{"blind_nil", "100"}, {"bid_style", "mirror"}}) == "invalid_option_value");
 }
+
+// A blind nil is a nil: with min_side_bid, once the partner has bid under the side's
+// minimum, the face-down player may only show its cards (and bid to the minimum).
+TEST_CASE("blind nil: min_side_bid rules a blind nil out once the partner's bid is too low") {
+    const Ruleset r = ruleset("spades", {{"blind_nil", "0"}, {"min_side_bid", "4"}});
+    Table t = open_table(r, 3);  // seat 0 bids first, its partner is seat 2
+    t.ok(0, Action::show_cards());
+    t.ok(0, Action::make_bid(1));
+    t.ok(1, Action::show_cards());
+    t.ok(1, Action::make_bid(3));
+    const LegalMoves m = t.game.legal_moves(2);
+    CHECK(m.show_cards);
+    CHECK_FALSE(m.blind_nil);
+    CHECK(m.count() == 1);
+    CHECK(t.refused(2, Action::blind_nil()) == "side_bid_too_low");
+    t.ok(2, Action::show_cards());
+    CHECK((t.game.legal_moves(2).bids & 0b1111u) == 0b1000u);  // nil, 1 and 2 are too low beside a 1; 3 makes 4
+    // Beside a partner who bid enough, a blind nil is open.
+    Table u = open_table(r, 3);
+    u.ok(0, Action::show_cards());
+    u.ok(0, Action::make_bid(4));
+    u.ok(1, Action::show_cards());
+    u.ok(1, Action::make_bid(3));
+    CHECK(u.game.legal_moves(2).blind_nil);
+    u.ok(2, Action::blind_nil());
+}

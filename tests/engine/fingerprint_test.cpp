@@ -19,7 +19,7 @@ using namespace sparts::testing;
 
 namespace {
 
-constexpr std::uint64_t kFingerprint = 0xa32a1d1510806684ULL;
+constexpr std::uint64_t kFingerprint = 0xbc939149d913564aULL;
 
 std::uint64_t fingerprint() {
     std::uint64_t h = fnv1a("");

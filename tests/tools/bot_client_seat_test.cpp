@@ -128,4 +128,11 @@ TEST_CASE("sparts-bot rebuilds its seat's view from the wire and decides as the 
         }
         MESSAGE(std::string(preset) << ": " << decisions << " decisions of seat 0 compared");
     }
+    // Blind nil: dealt face down, the bids come after show_cards (or a blind nil) mid-bidding.
+    for (const auto& options : {std::vector<OptionSetting>{{"blind_nil", "0"}},
+                                std::vector<OptionSetting>{{"blind_nil", "100"}, {"nil_pass", "2"}}}) {
+        auto rules = make_ruleset("spades", options);
+        REQUIRE(rules);
+        for (std::uint64_t seed = 2000; seed < 2004; ++seed) CHECK(play(*rules, seed) > 0);
+    }
 }

@@ -81,12 +81,12 @@ std::optional<Event> event_from_json(const json& e) {
     if (type == "bid_made") {
         const auto it = e.find("bid");
         std::int8_t bid = kHiddenBid;
-        bool nil = false;
+        bool nil = false, blind = false;
         if (it != e.end()) {
-            if (it->is_string()) nil = true, bid = 0;
+            if (it->is_string()) nil = true, bid = 0, blind = *it == "blind_nil";
             else if (it->is_number_integer()) bid = static_cast<std::int8_t>(it->get<int>());
         }
-        return BidMade{seat_of(e, "seat"), bid, nil, e.value("secret", false)};
+        return BidMade{seat_of(e, "seat"), bid, nil, e.value("secret", false), blind};
     }
     if (type == "bids_revealed") {
         BidsRevealed r{};
@@ -155,6 +155,9 @@ std::optional<LegalMoves> legal_from_json(const json& j) {
             const int n = b.is_string() ? 0 : b.is_number_integer() ? b.get<int>() : -1;
             if (n >= 0 && n < 32) m.bids |= 1u << n;
         }
+        // Blind nil: the cards face down, no bids yet.
+        m.blind_nil = j.value("blind_nil", false);
+        m.show_cards = j.value("show_cards", false);
     } else if (kind == "choose") {
         m.kind = ActionKind::choose;
         for (const auto& c : j.value("choices", json::array())) {
@@ -204,6 +207,7 @@ void SeatPlayer::on_engine_event(const json& e) {
         trick_ = {};
         trick_number_ = 0;
         hearts_broken_ = spades_broken_ = false;
+        blind_nils_ = 0;
         pass_count_ = pass_distance_ = pass_round_ = pass_back_count_ = 0;
     } else if (const auto* p = std::get_if<PassingStarted>(&*event)) {
         pass_count_ = p->count;
@@ -222,6 +226,8 @@ void SeatPlayer::on_engine_event(const json& e) {
         trick_ = {};
         trick_.leader = t->winner;
         trick_number_ = t->trick + 1;
+    } else if (const auto* b = std::get_if<BidMade>(&*event); b && b->blind) {
+        blind_nils_ = static_cast<std::uint16_t>(blind_nils_ | (1u << b->seat));
     } else if (std::holds_alternative<HeartsBroken>(*event)) {
         hearts_broken_ = true;
     } else if (std::holds_alternative<SpadesBroken>(*event)) {
@@ -247,11 +253,14 @@ void SeatPlayer::on_snapshot(const json& message) {
     const CardSet hand = cards_of(v, "hand");
     memory_->observe(CardsDealt{static_cast<Seat>(seat_), static_cast<std::uint8_t>(hand.size()), hand});
     const auto& bids = v.value("bids", json::array());
+    blind_nils_ = 0;
     for (std::size_t s = 0; s < bids.size(); ++s) {
         if (bids[s].is_null()) continue;
-        const bool nil = bids[s].is_string() && bids[s] == "nil";
+        const bool blind = bids[s].is_string() && bids[s] == "blind_nil";
+        const bool nil = blind || (bids[s].is_string() && bids[s] == "nil");
         const int bid = nil ? 0 : bids[s].is_number_integer() ? bids[s].get<int>() : kHiddenBid;
-        memory_->observe(BidMade{static_cast<Seat>(s), static_cast<std::int8_t>(bid), nil, bid == kHiddenBid});
+        memory_->observe(BidMade{static_cast<Seat>(s), static_cast<std::int8_t>(bid), nil, bid == kHiddenBid, blind});
+        if (blind) blind_nils_ = static_cast<std::uint16_t>(blind_nils_ | (1u << s));
     }
     trick_ = {};
     const json& trick = v.value("trick", json::object());
@@ -306,6 +315,7 @@ std::optional<SeatView> SeatPlayer::view_for(const json& legal_json) const {
         st.bids[s] = static_cast<std::int8_t>(m.bid(static_cast<Seat>(s)));
         st.bids_made = static_cast<std::uint8_t>(st.bids_made + (st.bids[s] != BotMemory::kNoBid));
     }
+    st.blind = blind_nils_;
     st.trick = trick_;
     st.trick_number = static_cast<std::uint8_t>(st.phase == Phase::playing ? std::max(1, trick_number_) : 0);
     for (int s = 0; s < rules.seats; ++s) st.tricks[s] = static_cast<std::uint8_t>(m.tricks(static_cast<Seat>(s)));

@@ -71,6 +71,7 @@ private:
     Trick trick_{};
     int trick_number_ = 0;
     bool hearts_broken_ = false, spades_broken_ = false;
+    std::uint16_t blind_nils_ = 0;  // the seats that bid blind nil this hand (it scores twice a nil)
     int pass_count_ = 0, pass_distance_ = 0, pass_round_ = 0, pass_back_count_ = 0;
     int passed_key_ = -1;  // the game, hand and round of the last pass made
 };

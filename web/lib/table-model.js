@@ -453,7 +453,9 @@ export class TableModel {
     // The cards that score in a Hearts or Sparts hand, as the server's view counts them.
     if (v.kind === "hearts" || v.kind === "sparts") {
       v.points_taken ??= Array.from({ length: v.seats }, () => []);
-      const scoring = (c) => c[1] === "H" || c.startsWith("QS") || (v.kind === "sparts" && c.startsWith("JD"));
+      // The jack of diamonds scores in Sparts hands, and in the hearts preset's Omnibus (as the engine's views count it).
+      const omnibus = this.state.info?.ruleset?.options?.jack_of_diamonds === true;
+      const scoring = (c) => c[1] === "H" || c.startsWith("QS") || ((v.kind === "sparts" || omnibus) && c.startsWith("JD"));
       v.points_taken[e.winner] = [...(v.points_taken[e.winner] ?? []), ...e.cards.filter((c) => !c.startsWith("JK") && scoring(c))];
     }
     s.lastTrick = { trick: e.trick, leader: e.leader, winner: e.winner, cards: v.trick.cards.length ? v.trick.cards : e.cards.map((card, i) => ({ seat: (e.leader + i) % v.seats, card })) };
