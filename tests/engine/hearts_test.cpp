@@ -187,6 +187,9 @@ TEST_CASE("hearts: scoring a hand: hearts, the queen, the jack, the moon and the
         CHECK(scored(moon, how, {80, 60, 30, 20}) == std::vector<int>{0, -26, 0, 0});   // 106 ends it, 46 and 56 below 60
         CHECK(scored(moon, how, {80, 20, 30, 40}) == std::vector<int>{26, 0, 26, 26});  // ends with the shooter lowest
         CHECK(scored(moon, how, {80, 60, 10, 20}) == std::vector<int>{0, -26, 0, 0});   // 36 would beat the shooter
+        HeartsScoring no_target = how;  // no target: nothing ends the game, so the others get 26
+        no_target.target_score = 0;
+        CHECK(scored(moon, no_target, {80, 60, 10, 20}) == std::vector<int>{26, 0, 26, 26});
         // The scores after the hand count the jack of diamonds: 72 + 26 = 98 ends nothing,
         // though 82 + 26 would have.
         how.jack_of_diamonds = -10;

@@ -98,7 +98,7 @@ test("a person plays a whole hand against three bots; reload and a lost connecti
 
   // every preset is offered, each option with a word or two
   const presets = await page.locator("#preset option").evaluateAll((os) => os.map((o) => o.value));
-  assert.deepEqual(presets.sort(), ["bga-sparts", "spades", "sparts", "spartsel", "worldwinner-spades"]);
+  assert.deepEqual(presets.sort(), ["bga-sparts", "hearts", "spades", "sparts", "spartsel", "worldwinner-spades"]);
   await page.selectOption("#preset", "spartsel");
   // the options are behind "More options": the form fits a phone
   assert.ok(!(await page.locator("#opt-jokers").isVisible()));
