@@ -42,6 +42,7 @@ TableCore::TableCore(TableSettings settings, Metrics& metrics, TableIdentity ide
       identity_(std::move(identity)),
       dice_(std::move(dice)),
       chat_(settings_.chat_history) {
+    if (settings_.rule_sets) rule_set_ = settings_.rule_sets->of(identity_.rules);
     report_state(Reported::waiting);
 }
 
@@ -397,8 +398,7 @@ TableSummary TableCore::summary() const {
     t.game = game_number_;
     t.spectators = static_cast<int>(spectators_.size());
     t.creator = identity_.creator;
-    if (const RuleSet* set = settings_.rule_sets ? settings_.rule_sets->of(identity_.rules) : nullptr)
-        t.rule_set = RuleSets::brief(*set);
+    if (rule_set_) t.rule_set = RuleSets::brief(*rule_set_);
     return t;
 }
 

@@ -64,6 +64,7 @@
 namespace sparts::server {
 
 class RuleSets;
+struct RuleSet;
 
 using TableClock = std::chrono::steady_clock;
 
@@ -331,6 +332,8 @@ private:
     TableSettings settings_;
     Metrics& metrics_;
     TableIdentity identity_;
+    // The host's named rule set whose rules these are, if any: found once, the rules never change.
+    const RuleSet* rule_set_ = nullptr;
     TableDice dice_;
 
     std::array<SeatState, kMaxSeats> seats_{};

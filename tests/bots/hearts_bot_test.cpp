@@ -11,37 +11,16 @@
 #include <utility>
 #include <vector>
 
+#include "bot_situation.hpp"
 #include "bots/bot.hpp"
 #include "engine/seed_support.hpp"
 #include "engine/view.hpp"
 
 using namespace sparts;
 using namespace seedtest;
+using namespace bot_situation;
 
 namespace {
-
-Action decision(BotLevel level, const Table& t, Seat seat) {
-    BotMemory memory(t.game.rules(), seat);
-    for (const Event& e : t.log.events) memory.observe(e);
-    Rng rng(1, 2);
-    const SeatView view = view_of(t.game, seat);
-    REQUIRE(view.legal.any);
-    // strong: a 20 ms budget, counted (no clock), so the test is the same everywhere.
-    BotOptions options;
-    options.budget_us = 20'000;
-    options.clock_cap = false;
-    return decide(level, view, memory, rng, options);
-}
-
-std::vector<std::pair<BotLevel, Action>> decisions(const Table& t, Seat seat) {
-    return {{BotLevel::basic, decision(BotLevel::basic, t, seat)}, {BotLevel::strong, decision(BotLevel::strong, t, seat)}};
-}
-
-Hands hands_with(std::initializer_list<std::pair<int, std::string_view>> cards_by_seat) {
-    Hands h{};
-    for (const auto& [seat, text] : cards_by_seat) h[static_cast<std::size_t>(seat)] = cards(text);
-    return h;
-}
 
 Ruleset hearts(std::vector<OptionSetting> options = {}) { return ruleset("hearts", std::move(options)); }
 
