@@ -10,7 +10,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { startServer, launchBrowser, artifactsDir, newPerson, createTable, nextPhase, act } from "./support.mjs";
+import { startServer, launchBrowser, artifactsDir, newPerson, createTable, nextPhase, act, watchTricks, trickStates } from "./support.mjs";
 import { sortCards, trickWinner, cardName, SUITS, RANKS } from "../lib/cards.js";
 
 // The card a log line names ("plays the two of diamonds", "plays the Big Joker").
@@ -44,9 +44,9 @@ for (const size of ["desktop", "phone"]) {
     await page.screenshot({ path: join(artifacts, `joker-spades-form-${size}.png`) });
 
     await createTable(page, server.url, "spades", { joker_deck: "jjdd", big_joker_forces_highest: "true", hand_cap: 1 });
+    await watchTricks(page);
     await page.locator("#start").click();
 
-    let looked = 0;
     let shot = false;
     const deadline = Date.now() + 180000;
     for (;;) {
@@ -61,26 +61,24 @@ for (const size of ["desktop", "phone"]) {
           if (card === "JK1") assert.equal(label, "Big Joker");
           if (card === "JK2") assert.equal(label, "Little Joker");
         }
-        // The trick in play (not the last one, shown a moment after it is won: "done").
-        const { trick, done } = await page.evaluate(() => ({
-          done: Boolean(document.querySelector(".center.done")),
-          trick: [...document.querySelectorAll(".trick figure.played")].map((e) =>
-            ({ seat: Number(e.dataset.seat), card: e.querySelector(".card").dataset.card, winning: e.classList.contains("winning") })),
-        }));
-        if (trick.length && !done) {
-          const expected = trickWinner(trick, "spades", "jjdd");
-          assert.equal(trick.findIndex((c) => c.winning), expected, `the card marked winning: ${JSON.stringify(trick)}`);
-          looked++;
-          if (!shot && trick.some((c) => /^JK|^2D$/.test(c.card))) {
-            await page.screenshot({ path: join(artifacts, `joker-spades-trick-${size}.png`) });
-            shot = true;
-          }
+        // A picture of a trick with a joker or the 2♦ in it, the first the person sees.
+        const shown = await page.locator(".trick figure.played .card").evaluateAll((els) => els.map((e) => e.dataset.card));
+        if (!shot && shown.some((c) => /^JK|^2D$/.test(c))) {
+          await page.screenshot({ path: join(artifacts, `joker-spades-trick-${size}.png`) });
+          shot = true;
         }
       }
       if (what === "next-hand") break;
       await act(page, what);
     }
-    assert.ok(looked >= 6, `tricks looked at: ${looked}`);
+    // Every state of a trick the table drew (not the last one, shown a moment after it
+    // is won) marks the card the rules say is winning.
+    const states = await trickStates(page);
+    for (const trick of states) {
+      assert.equal(trick.findIndex((c) => c.winning), trickWinner(trick, "spades", "jjdd"), `the card marked winning: ${JSON.stringify(trick)}`);
+    }
+    const looked = states.filter((t) => t.length >= 2).length;
+    assert.ok(looked >= 13, `tricks of two cards or more looked at: ${looked}`);
     await page.screenshot({ path: join(artifacts, `joker-spades-scores-${size}.png`) });
     // The server's word on each trick (its trick_won, "… wins trick n." in the log) against
     // the cards the log says were played: the rules' winner every time, 13 tricks.

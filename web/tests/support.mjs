@@ -337,3 +337,33 @@ export async function headerButton(page, selector) {
   }
   return item;
 }
+
+/**
+ * Records, in the page, every state of the trick in play that the table draws (not
+ * the last trick, shown a moment after it is won: "done"): each card with its seat and
+ * whether it is marked winning. Counting only the states seen when it is the person's
+ * turn depends on the deal (a person who wins the leads sees few), so the tests look at
+ * every state drawn. Read them with `trickStates`.
+ */
+export async function watchTricks(page) {
+  await page.evaluate(() => {
+    const seen = new Set();
+    window.__trickStates = [];
+    const note = () => {
+      if (document.querySelector(".center.done")) return;
+      const trick = [...document.querySelectorAll(".trick figure.played")].map((e) =>
+        ({ seat: Number(e.dataset.seat), card: e.querySelector(".card")?.dataset.card, winning: e.classList.contains("winning") }));
+      if (!trick.length || trick.some((c) => !c.card)) return;
+      const key = JSON.stringify(trick);
+      if (seen.has(key)) return;
+      seen.add(key);
+      window.__trickStates.push(trick);
+    };
+    new MutationObserver(note).observe(document.body, { attributes: true, childList: true, subtree: true });
+  });
+}
+
+/** The trick states `watchTricks` recorded, in the order drawn. */
+export function trickStates(page) {
+  return page.evaluate(() => window.__trickStates ?? []);
+}
