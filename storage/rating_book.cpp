@@ -20,25 +20,38 @@ bool rateable(const FinishGame& game) {
     return true;
 }
 
+// The boards a game is rated on: its preset's, and its rule set's (records.hpp, rule_set_board).
+std::vector<std::string> boards_of(const FinishGame& game) {
+    std::vector<std::string> out{game.preset};
+    if (!game.rule_set.empty()) out.push_back(rule_set_board(game.rule_set));
+    return out;
+}
+
 }  // namespace
 
 std::vector<std::pair<std::string, std::string>> RatingBook::keys_of(const FinishGame& game) {
     std::vector<std::pair<std::string, std::string>> out;
     if (!rateable(game)) return out;
-    for (const RatedSeat& s : game.rated) out.emplace_back(s.player, game.preset);
+    for (const std::string& board : boards_of(game))
+        for (const RatedSeat& s : game.rated) out.emplace_back(s.player, board);
     return out;
 }
 
 bool RatingBook::apply(const FinishGame& game) {
     if (!rateable(game)) return false;
+    for (const std::string& board : boards_of(game)) apply_on(game, board);
+    return true;
+}
+
+void RatingBook::apply_on(const FinishGame& game, const std::string& board) {
     std::vector<ratings::GameSeat> seats;
     std::vector<std::string> abandoned;
     std::vector<PresetRating*> rows;
     for (const RatedSeat& s : game.rated) {
-        auto [it, fresh] = rows_.try_emplace({s.player, game.preset});
+        auto [it, fresh] = rows_.try_emplace({s.player, board});
         if (fresh) {
             it->second.player = s.player;
-            it->second.preset = game.preset;
+            it->second.preset = board;
         }
         PresetRating& row = it->second;
         rows.push_back(&row);
@@ -59,9 +72,8 @@ bool RatingBook::apply(const FinishGame& game) {
         row.last_table = game.table;
         row.last_game = game.game;
         row.updated = game.at;
-        changed_[{s.player, game.preset}] = true;
+        changed_[{s.player, board}] = true;
     }
-    return true;
 }
 
 const PresetRating* RatingBook::find(const std::string& player, const std::string& preset) const {

@@ -15,6 +15,9 @@ class RatingBook {
 public:
     // A row as the store holds it now.
     void put(PresetRating row);
+    // A rated game of a host's named rule set (FinishGame::rule_set) is rated twice, each time
+    // against the ratings its players had before it: on its preset's board and on the rule set's
+    // (records.hpp, rule_set_board), as rows of their own.
     // The (player, preset) rows a rated game needs (none for a game apply() would not rate):
     // read them, put them, then apply it.
     static std::vector<std::pair<std::string, std::string>> keys_of(const FinishGame& game);
@@ -30,6 +33,8 @@ public:
     std::vector<PresetRating> all() const;
 
 private:
+    void apply_on(const FinishGame& game, const std::string& board);
+
     std::map<std::pair<std::string, std::string>, PresetRating> rows_;
     std::map<std::pair<std::string, std::string>, bool> changed_;
 };

@@ -30,6 +30,7 @@ struct Count {
         if (!over) return std::string("it has no game_over");
         FinishGame f{s.table, s.game, s.result, s.finished};
         f.preset = s.preset;
+        f.rule_set = s.rule_set;
         f.rated = tally.result(*over);
         return f;
     }

@@ -14,6 +14,13 @@ namespace sparts::storage {
 
 using Millis = std::int64_t;  // milliseconds since the Unix epoch
 
+// A host's named rule set (server/table/rule_sets.hpp) keeps its games' ratings and its players'
+// archive pages apart from its preset's: they are filed under this "board", where a preset's are
+// filed under the preset's name. The prefix keeps a rule set named like a preset apart from it.
+inline constexpr const char* kRuleSetBoardPrefix = "set:";
+inline std::string rule_set_board(const std::string& rule_set) { return kRuleSetBoardPrefix + rule_set; }
+inline bool is_rule_set_board(const std::string& board) { return board.rfind(kRuleSetBoardPrefix, 0) == 0; }
+
 // --- writes -------------------------------------------------------------------
 
 struct PutPlayer {
@@ -97,6 +104,10 @@ struct FinishGame {
     // for `preset` are updated in the same commit (storage/README.md, "Ratings"). Empty: not rated.
     std::string preset{};
     std::vector<RatedSeat> rated{};
+    // The host's named rule set the table plays (its name), if any: the archive files the game
+    // under it too, a rated game rates its players on the rule set's board as well as the
+    // preset's, and the rule set's count of games played goes up by one.
+    std::string rule_set{};
     // The game-over webhook's summary (server/host/webhook.hpp), kept in the same commit until it is delivered:
     // a receiver that is down, slow or far behind loses nothing committed. Empty: no webhook.
     std::string webhook{};
@@ -133,6 +144,7 @@ struct ArchivedGameSummary {
     std::string result;   // JSON
     Millis started = 0;
     Millis finished = 0;
+    std::string rule_set{};  // the host's named rule set it was played under; empty: none
 };
 
 // A finished game put into the archive whole, not played at a table of this server: nothing of it
@@ -233,6 +245,7 @@ struct ListedTable {
 struct ArchiveQuery {
     std::string player;   // only games this player sat in
     std::string preset;
+    std::string rule_set; // only games of this named rule set (not with `preset`)
     Millis from = 0;      // finished at or after
     Millis to = 0;        // finished before; 0: no bound
     int limit = 50;

@@ -12,6 +12,7 @@
 #pragma once
 #include <chrono>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -105,6 +106,10 @@ public:
     // so far (RetireGames), which a rebuild starts from.
     virtual std::vector<ArchivedGameSummary> oldest_games(Millis before, int limit) = 0;
     virtual std::vector<PresetRating> retired_ratings() = 0;
+
+    // How many games each of the host's named rule sets has had (FinishGame::rule_set), by name:
+    // a row each, read, not counted. Any thread.
+    virtual std::map<std::string, std::int64_t> rule_set_games() { return {}; }
 
     // Ratings (storage/README.md, "Ratings"): a preset's players by rating, best first, a page
     // at a time; and one player with its rows (nothing: no such player). Any thread.

@@ -32,6 +32,11 @@ ApiResponse list(const std::map<std::string, std::string>& params, storage::Stor
             q.player = value;
         } else if (key == "preset") {
             q.preset = value;
+        } else if (key == "rule_set") {
+            if (!is_rule_set_name(value))
+                return error(http::status::bad_request, "bad_parameter",
+                             "rule_set: expected a rule set's name (1 to 32 of a-z, 0-9 and -)");
+            q.rule_set = value;
         } else if (key == "from" || key == "to") {
             auto n = bounded_number(value, 0, std::int64_t{1} << 53);
             if (!n) return error(http::status::bad_request, "bad_parameter", key + ": expected milliseconds since 1970");
@@ -49,9 +54,13 @@ ApiResponse list(const std::map<std::string, std::string>& params, storage::Stor
             q.cursor = value;
         } else {
             return error(http::status::bad_request, "bad_parameter",
-                         "unknown parameter \"" + shown(key) + "\"; expected player, preset, from, to, limit, cursor");
+                         "unknown parameter \"" + shown(key) + "\"; expected player, preset, rule_set, from, to, limit, cursor");
         }
     }
+    // A rule set plays one preset: the two together ask for nothing more than the rule set does,
+    // and the archive keeps no index for both.
+    if (!q.preset.empty() && !q.rule_set.empty())
+        return error(http::status::bad_request, "bad_parameter", "preset and rule_set: give one of them, not both");
     const auto page = store.list_games(q);
     json games = json::array();
     for (const auto& g : page.games) games.push_back(summary_json(g));

@@ -15,9 +15,12 @@ json parsed(const std::string& text) {
 }
 
 json summary_json(const storage::ArchivedGameSummary& g) {
-    return {{"table", g.table},       {"game", g.game},         {"preset", g.preset},
-            {"ruleset", parsed(g.ruleset)}, {"players", parsed(g.players)}, {"result", parsed(g.result)},
-            {"started", g.started},   {"finished", g.finished}};
+    json out = {{"table", g.table},       {"game", g.game},         {"preset", g.preset},
+                {"ruleset", parsed(g.ruleset)}, {"players", parsed(g.players)}, {"result", parsed(g.result)},
+                {"started", g.started},   {"finished", g.finished}};
+    // The host's named rule set it was played under, by name, as the game kept it: only when it had one.
+    if (!g.rule_set.empty()) out["rule_set"] = g.rule_set;
+    return out;
 }
 
 // The commitment the players were shown when the game started (its game_started event, as

@@ -42,11 +42,14 @@ json statistics_json(const storage::PlayStats& s) {
             {"moons", s.moons}};
 }
 
+// A preset's board, or (`rule_set`) a host's named rule set's (storage/records.hpp, rule_set_board).
 ApiResponse leaderboard_page(const std::string& preset, const std::map<std::string, std::string>& params,
-                        storage::Store& store) {
-    if (!parse_preset(preset)) return bad_parameter("preset: \"" + shown(preset) + "\" is not a preset");
+                             storage::Store& store, bool rule_set = false) {
+    if (rule_set && !is_rule_set_name(preset))
+        return bad_parameter("rule set: \"" + shown(preset) + "\" is not a rule set's name (1 to 32 of a-z, 0-9 and -)");
+    if (!rule_set && !parse_preset(preset)) return bad_parameter("preset: \"" + shown(preset) + "\" is not a preset");
     storage::LeaderboardQuery q;
-    q.preset = preset;
+    q.preset = rule_set ? storage::rule_set_board(preset) : preset;
     for (const auto& [key, value] : params) {
         if (key == "limit") {
             const auto n = bounded_number(value, 1, 500);
@@ -73,12 +76,11 @@ ApiResponse leaderboard_page(const std::string& preset, const std::map<std::stri
         p.update(rating_json(r));
         players.push_back(std::move(p));
     }
-    return {http::status::ok,
-            dump_text(json{{"preset", preset},
-                           {"min_games", q.min_games},
-                           {"players", players},
-                           {"next_cursor", page.next_cursor.empty() ? json(nullptr) : json(page.next_cursor)}}),
-            {}};
+    json body = {{rule_set ? "rule_set" : "preset", preset},
+                 {"min_games", q.min_games},
+                 {"players", players},
+                 {"next_cursor", page.next_cursor.empty() ? json(nullptr) : json(page.next_cursor)}};
+    return {http::status::ok, dump_text(body), {}};
 }
 
 ApiResponse player_page(const std::string& id, const std::map<std::string, std::string>& params, storage::Store& store) {
@@ -86,15 +88,21 @@ ApiResponse player_page(const std::string& id, const std::map<std::string, std::
     if (!is_player_id(id)) return bad_parameter("player: expected a player id (\"p\" and 16 hex digits)");
     const auto found = store.player_ratings(id);
     if (!found) return ratings_error(http::status::not_found, "no_such_player", "no player " + id);
+    // A preset's boards in `ratings`, a host's named rule sets' in `rule_sets` (storage/records.hpp).
     json ratings = json::array();
+    json rule_sets = json::array();
     for (const auto& r : found->presets) {
-        json x = {{"preset", r.preset}};
+        const bool set = storage::is_rule_set_board(r.preset);
+        json x = set ? json{{"rule_set", r.preset.substr(std::string_view(storage::kRuleSetBoardPrefix).size())}}
+                     : json{{"preset", r.preset}};
         x.update(rating_json(r));
         x["statistics"] = statistics_json(r.stats);
         x["last_game"] = {{"table", r.last_table}, {"game", r.last_game}, {"change", r.last_change}, {"finished", r.updated}};
-        ratings.push_back(std::move(x));
+        (set ? rule_sets : ratings).push_back(std::move(x));
     }
-    return {http::status::ok, dump_text(json{{"player", found->id}, {"name", found->name}, {"ratings", ratings}}), {}};
+    return {http::status::ok,
+            dump_text(json{{"player", found->id}, {"name", found->name}, {"ratings", ratings}, {"rule_sets", rule_sets}}),
+            {}};
 }
 
 }  // namespace
@@ -105,6 +113,14 @@ bool is_ratings_path(std::string_view path) {
 
 ApiResponse ratings_api(std::string_view path, const std::map<std::string, std::string>& params, storage::Store& store) {
     const bool board = path.substr(0, kLeaderboard.size()) == kLeaderboard;
+    // /api/leaderboard/rule-set/{name}: a host's named rule set's board ("rule-set" is no preset).
+    constexpr std::string_view kRuleSet = "rule-set/";
+    if (board && path.substr(kLeaderboard.size(), kRuleSet.size()) == kRuleSet) {
+        const std::string_view name = path.substr(kLeaderboard.size() + kRuleSet.size());
+        if (name.empty() || name.find('/') != std::string_view::npos)
+            return ratings_error(http::status::not_found, "not_found", "expected /api/leaderboard/rule-set/{name}");
+        return leaderboard_page(std::string(name), params, store, true);
+    }
     const std::string_view rest = path.substr(board ? kLeaderboard.size() : kPlayers.size());
     if (rest.empty() || rest.find('/') != std::string_view::npos)
         return ratings_error(http::status::not_found, "not_found",

@@ -197,6 +197,10 @@ void Lobby::answer_hello(PendingHello& answer, const LobbyRequest& request, Play
                            {"bots_after_ms", hub_->config.quick_play_wait_ms}};
     // The host's named rule sets, to offer first (rule_sets.hpp).
     reply["rule_sets"] = hub_->rule_sets ? hub_->rule_sets->to_json() : json::array();
+    for (json& set : reply["rule_sets"]) {
+        const auto it = rule_set_games_.find(set["name"].get<std::string>());
+        set["games"] = it == rule_set_games_.end() ? 0 : it->second;
+    }
     // Many nodes: the client learns it should open a connection per table (/ws?table=ID).
     if (!hub_->config.node_id.empty()) reply["node"] = hub_->config.node_id;
     // The player (and its name) is stored before the client hears of it:
@@ -216,6 +220,37 @@ void Lobby::start_sweeping() {
     net::post(strand_, [this] {
         sweep_timer_ = std::make_unique<net::steady_timer>(strand_);
         sweep();
+        if (hub_->rule_sets && hub_->store) {
+            count_timer_ = std::make_unique<net::steady_timer>(strand_);
+            count_rule_set_games();
+        }
+    });
+}
+
+namespace {
+// How often the lobby reads the rule sets' counts of games: a game just played shows in the
+// lobby within this, whichever node played it; one small read a period, however many hellos.
+constexpr auto kRuleSetCountPeriod = std::chrono::seconds(3);
+}  // namespace
+
+void Lobby::count_rule_set_games() {
+    net::post(hub_->archive_threads, [this] {
+        std::map<std::string, std::int64_t> counts;
+        bool read = true;
+        try {
+            counts = hub_->store->rule_set_games();
+        } catch (const std::exception& e) {
+            read = false;
+            spdlog::error("lobby: cannot read the rule sets' counts of games: {}", e.what());
+        }
+        net::post(strand_, [this, read, counts = std::move(counts)]() mutable {
+            if (read) rule_set_games_ = std::move(counts);
+            if (hub_->stopping) return;
+            count_timer_->expires_after(kRuleSetCountPeriod);
+            count_timer_->async_wait([this](boost::system::error_code ec) {
+                if (!ec) count_rule_set_games();
+            });
+        });
     });
 }
 

@@ -164,6 +164,11 @@ private:
     int open_tables_ = 0;                                             // created (stored or not yet) and not closed
     std::uint64_t next_table_ = 1;
     std::unique_ptr<boost::asio::steady_timer> sweep_timer_;
+    // How many games each named rule set has had (the store's count, read every few seconds on the
+    // archive threads: every node's games, not only this one's), for the hello's rule_sets.
+    std::unique_ptr<boost::asio::steady_timer> count_timer_;
+    std::map<std::string, std::int64_t> rule_set_games_;
+    void count_rule_set_games();
     std::unordered_map<std::string, Ban> bans_;  // by player id
     std::mutex listed_mutex_;  // cluster_list() runs on the archive threads
     std::shared_ptr<const ListedTables> listed_;

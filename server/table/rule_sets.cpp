@@ -1,4 +1,5 @@
 #include "server/table/rule_sets.hpp"
+#include "server/base/ids.hpp"
 
 #include <fstream>
 #include <set>
@@ -10,16 +11,6 @@
 namespace sparts::server {
 
 namespace {
-
-bool good_name(const std::string& s) {
-    if (s.empty() || s.size() > 32) return false;
-    for (std::size_t i = 0; i < s.size(); ++i) {
-        const char c = s[i];
-        const bool ok = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || (c == '-' && i > 0);
-        if (!ok) return false;
-    }
-    return true;
-}
 
 // 1 to 48 characters (UTF-8 counted by code points), none a control character.
 bool good_label(const std::string& s) {
@@ -48,7 +39,7 @@ Outcome<RuleSets, std::string> RuleSets::parse(std::string_view text) {
             if (member != "name" && member != "label" && member != "ruleset")
                 return where + ": unknown member \"" + member + "\" (expected name, label, ruleset)";
         RuleSet set;
-        if (!e.contains("name") || !e["name"].is_string() || !good_name(e["name"].get<std::string>()))
+        if (!e.contains("name") || !e["name"].is_string() || !is_rule_set_name(e["name"].get<std::string>()))
             return where + ": name: 1 to 32 of a-z, 0-9 and '-' (not first), like \"street-spades\"";
         set.name = e["name"].get<std::string>();
         const std::string named = "rule set \"" + set.name + "\"";

@@ -15,6 +15,7 @@
 #include "protocol/server_messages.hpp"
 #include "protocol/view_json.hpp"
 #include "server/table/table_core.hpp"
+#include "server/table/rule_sets.hpp"
 
 namespace sparts::server {
 
@@ -259,6 +260,9 @@ void TableCore::on_game_over(const GameOver& over, const std::string& over_json)
     storage::FinishGame finish{identity_.id, game_number_, dump_text(result), now_.wall};
     finish.preset = to_string(rules.preset);
     finish.rated = tally_.result(over);
+    // The host's named rule set, if the table plays one: the archive, the ratings and the rule
+    // set's count of games keep the game under it too.
+    if (rule_set_) finish.rule_set = rule_set_->name;
     // The webhook's summary is kept in the same commit (the store's outbox) until the host's receiver has it.
     if (settings_.webhook) {
         effects_.step.webhook = webhook_summary(result);

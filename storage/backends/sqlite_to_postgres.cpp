@@ -140,6 +140,7 @@ Outcome<CopiedHistory, std::string> copy_sqlite_to_postgres(const std::string& s
                                           {"ruleset", "ruleset", "text", As::text},
                                           {"players", "players", "text", As::text},
                                           {"result", "result", "text", As::text},
+                                          {"rule_set", "rule_set", "text", As::text},
                                           {"id", "record", "bytea", As::record}},
                                          "id");
             copy(sqlite, pg, "archive_players", "archive_players",
@@ -193,6 +194,8 @@ Outcome<CopiedHistory, std::string> copy_sqlite_to_postgres(const std::string& s
                 {"updated_ms", "updated_ms", "bigint", As::number}};
             copy(sqlite, pg, "ratings", "ratings", rating_columns, "player, preset");
             copy(sqlite, pg, "ratings_retired", "ratings_retired", rating_columns, "player, preset");
+            copy(sqlite, pg, "rule_set_games", "rule_set_games",
+                 {{"name", "name", "text", As::text}, {"games", "games", "bigint", As::number}}, "name");
             copy(sqlite, pg, "bans", "bans",
                  {{"player", "player", "text", As::text},
                   {"reason", "reason", "text", As::text},

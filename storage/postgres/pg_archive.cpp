@@ -11,7 +11,7 @@ namespace sparts::storage {
 namespace {
 
 constexpr const char* kColumns =
-    "a.table_id, a.game, a.preset, a.ruleset, a.players, a.result, a.started_ms, a.finished_ms, a.id";
+    "a.table_id, a.game, a.preset, a.ruleset, a.players, a.result, a.started_ms, a.finished_ms, a.id, a.rule_set";
 
 // A player's presets never number more than the presets a server knows, a handful; this bounds
 // the page's merge below whatever a database holds.
@@ -60,11 +60,12 @@ private:
 // of them, whose rows lie in the table's order), reading more rows the rarer the preset; the row
 // comparisons on (preset, finished_ms, id), with the page's ORDER BY preset, ..., are a range of
 // archive_preset and of no other index, read in the page's order; the same on archive_players.
+// A rule set's page is the same on archive_rule_set (rule_set, finished_ms, id): `column`.
 std::string range(PageSql& page, const std::string& on, const std::string& key, const ArchiveQuery& q, const Bounds& b,
-                  const std::optional<ArchiveCursor>& cursor) {
+                  const std::optional<ArchiveCursor>& cursor, const std::string& column = "preset") {
     constexpr std::int64_t kLeast = std::numeric_limits<std::int64_t>::min();
     constexpr std::int64_t kMost = std::numeric_limits<std::int64_t>::max();
-    const std::string columns = "(" + (key.empty() ? "" : on + "preset, ") + on + "finished_ms, " + on + "id)";
+    const std::string columns = "(" + (key.empty() ? "" : on + column + ", ") + on + "finished_ms, " + on + "id)";
     const std::string first = key.empty() ? "" : key + ", ";
     const std::string from_finished = page.number(b.from ? q.from : kLeast);
     const std::string from_id = page.number(kLeast);
@@ -77,6 +78,16 @@ std::string range(PageSql& page, const std::string& on, const std::string& key, 
 
 PageSql page_sql(const ArchiveQuery& q, const Bounds& bounds, const std::optional<ArchiveCursor>& cursor, int limit) {
     PageSql page;
+    if (q.player.empty() && !q.rule_set.empty()) {
+        // archive_rule_set (rule_set, finished_ms, id), read backwards; the index holds only the
+        // games of a rule set, which the planner is told in as many words.
+        const std::string set = page.text(q.rule_set);
+        const std::string where = range(page, "a.", set, q, bounds, cursor, "rule_set");
+        const std::string n = page.number(limit);
+        page.sql = std::string("SELECT ") + kColumns + " FROM archive a WHERE a.rule_set IS NOT NULL AND " + where +
+                   " ORDER BY a.rule_set DESC, a.finished_ms DESC, a.id DESC LIMIT " + n;
+        return page;
+    }
     if (q.player.empty()) {
         // archive_preset (preset, finished_ms, id) or archive_finished (finished_ms, id), read backwards.
         const std::string preset = q.preset.empty() ? "" : page.text(q.preset);
@@ -93,19 +104,23 @@ PageSql page_sql(const ArchiveQuery& q, const Bounds& bounds, const std::optiona
     const std::string player = page.text(q.player);
     const std::string order = " ORDER BY preset DESC, finished_ms DESC, id DESC LIMIT ";
     std::string ids;
-    if (!q.preset.empty()) {
-        const std::string preset = page.text(q.preset);
+    if (!q.preset.empty() || !q.rule_set.empty()) {
+        const std::string preset = page.text(q.rule_set.empty() ? q.preset : rule_set_board(q.rule_set));
         const std::string where = range(page, "", preset, q, bounds, cursor);
         const std::string n = page.number(limit);
         ids = "SELECT finished_ms, id FROM archive_players WHERE player = " + player + " AND " + where + order + n;
     } else {
         const std::string where = range(page, "", "s.preset", q, bounds, cursor);
         const std::string n = page.number(limit);
+        // The rule sets' boards hold games their presets' boards hold already (records.hpp): a step
+        // from one goes past them all ('set;' is the first text after every 'set:...').
         page.sql = "WITH RECURSIVE presets (preset) AS ("
                    "(SELECT preset FROM archive_players WHERE player = " + player + " ORDER BY preset LIMIT 1) "
                    "UNION ALL SELECT (SELECT p.preset FROM archive_players p WHERE p.player = " + player +
-                   " AND p.preset > s.preset ORDER BY p.preset LIMIT 1) FROM presets s WHERE s.preset IS NOT NULL) ";
-        ids = "SELECT r.finished_ms, r.id FROM (SELECT preset FROM presets WHERE preset IS NOT NULL LIMIT " +
+                   " AND p.preset > (CASE WHEN s.preset LIKE 'set:%' THEN 'set;' ELSE s.preset END) "
+                   "ORDER BY p.preset LIMIT 1) FROM presets s WHERE s.preset IS NOT NULL) ";
+        ids = "SELECT r.finished_ms, r.id FROM (SELECT preset FROM presets WHERE preset IS NOT NULL AND preset NOT LIKE "
+              "'set:%' LIMIT " +
               std::to_string(kMostPresets) + ") s CROSS JOIN LATERAL (SELECT finished_ms, id FROM archive_players "
               "WHERE player = " + player + " AND " + where + order + n + ") r ORDER BY r.finished_ms DESC, r.id DESC LIMIT " + n;
     }
@@ -135,6 +150,7 @@ ArchivedGameSummary summary_of(const pg::Result& r, int i) {
     s.result = r.text(i, 5);
     s.started = r.number(i, 6);
     s.finished = r.number(i, 7);
+    if (!r.null(i, 9)) s.rule_set = r.text(i, 9);
     return s;
 }
 

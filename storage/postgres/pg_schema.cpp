@@ -240,6 +240,18 @@ CREATE TABLE ratings_retired (
   PRIMARY KEY (player, preset)
 );
 )sql",
+        // 7: the host's named rule sets in the archive, as SQLite's version 11 (storage/README.md): a
+        // game keeps the name of its table's rule set (NULL: none); archive_rule_set yields a rule
+        // set's page in order; a player's games of a rule set are rows of archive_players under the
+        // board 'set:' || name; rule_set_games counts each rule set's games for the lobby.
+        R"sql(
+ALTER TABLE archive ADD COLUMN rule_set text COLLATE "C";
+CREATE INDEX archive_rule_set ON archive (rule_set, finished_ms, id) WHERE rule_set IS NOT NULL;
+CREATE TABLE rule_set_games (
+  name   text PRIMARY KEY,
+  games  bigint NOT NULL
+);
+)sql",
     };
     return all;
 }

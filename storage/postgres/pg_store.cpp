@@ -98,13 +98,18 @@ private:
     int rows_ = 0;
 };
 
-// The rows a finished game adds to archive_players, one a player (a seat a bot held has none),
-// from the `a` of a statement that inserted into the archive ... RETURNING id, preset, finished_ms,
-// players (a game archived already returns nothing, and adds nothing).
+// What a finished game adds beside its row, from the `a` of a statement that inserted into the
+// archive ... RETURNING id, preset, finished_ms, players, rule_set (a game archived already returns
+// nothing, and adds nothing): its rows of archive_players, one a player (a seat a bot held has none)
+// under its preset and one under its rule set's board (records.hpp, rule_set_board) when it has
+// one; and one more game to its rule set's count. Two WITH queries, `p` and `c`.
 constexpr const char* kArchivePlayers =
-    "INSERT INTO archive_players (player, preset, finished_ms, id) "
-    "SELECT DISTINCT e->>'player', a.preset, a.finished_ms, a.id FROM a, json_array_elements(a.players::json) e "
-    "WHERE e->>'player' IS NOT NULL";
+    "p AS (INSERT INTO archive_players (player, preset, finished_ms, id) "
+    "SELECT DISTINCT e->>'player', b.board, a.finished_ms, a.id FROM a "
+    "CROSS JOIN LATERAL (VALUES (a.preset), ('set:' || a.rule_set)) AS b(board), json_array_elements(a.players::json) e "
+    "WHERE e->>'player' IS NOT NULL AND b.board IS NOT NULL), "
+    "c AS (INSERT INTO rule_set_games (name, games) SELECT a.rule_set, count(*) FROM a WHERE a.rule_set IS NOT NULL "
+    "GROUP BY a.rule_set ON CONFLICT (name) DO UPDATE SET games = rule_set_games.games + excluded.games)";
 
 // Games written straight into the archive (ArchiveGame), many in one statement, as JournalRows.
 class ArchiveRows {
@@ -125,6 +130,10 @@ public:
         players_.text(s.players);
         result_.text(s.result);
         record_.bytes(g.record);
+        if (s.rule_set.empty())
+            rule_set_.null();
+        else
+            rule_set_.text(s.rule_set);
         ++rows_;
     }
     int rows() const { return rows_; }
@@ -132,23 +141,24 @@ public:
         pg::Params p;
         p.text(table_.done()).text(game_.done()).text(preset_.done()).text(finished_.done()).text(started_.done());
         p.text(seed_.done()).text(salt_.done()).text(ruleset_.done()).text(players_.done()).text(result_.done());
-        p.text(record_.done());
+        p.text(record_.done()).text(rule_set_.done());
         return p;
     }
     // The ids go in the rows' order (unnest's, one INSERT); a game archived already is left as it is.
     static std::string sql() {
         return std::string(
                    "WITH a AS (INSERT INTO archive (table_id, game, preset, finished_ms, started_ms, seed, salt, ruleset, "
-                   "players, result, record) SELECT * FROM unnest($1::text[], $2::integer[], $3::text[], $4::bigint[], "
-                   "$5::bigint[], $6::bigint[], $7::text[], $8::text[], $9::text[], $10::text[], $11::bytea[]) "
-                   "ON CONFLICT (table_id, game) DO NOTHING RETURNING id, preset, finished_ms, players) ") +
-               kArchivePlayers;
+                   "players, result, record, rule_set) SELECT * FROM unnest($1::text[], $2::integer[], $3::text[], "
+                   "$4::bigint[], $5::bigint[], $6::bigint[], $7::text[], $8::text[], $9::text[], $10::text[], "
+                   "$11::bytea[], $12::text[]) "
+                   "ON CONFLICT (table_id, game) DO NOTHING RETURNING id, preset, finished_ms, players, rule_set), ") +
+               kArchivePlayers + " SELECT count(*) FROM a";
     }
     // Rows a statement: the arrays of a statement are held in memory twice (built, then sent).
     static constexpr int kMostRows = 500;
 
 private:
-    pg::ArrayText table_, game_, preset_, finished_, started_, seed_, salt_, ruleset_, players_, result_, record_;
+    pg::ArrayText table_, game_, preset_, finished_, started_, seed_, salt_, ruleset_, players_, result_, record_, rule_set_;
     int rows_ = 0;
 };
 
@@ -199,17 +209,18 @@ const std::vector<std::pair<const char*, std::string>>& prepared_statements() {
         // rows are added, in one statement. A game archived already (a step written twice) is left as it was.
         {"finish_game",
          "WITH a AS (INSERT INTO archive (table_id, game, preset, finished_ms, started_ms, seed, salt, ruleset, players, "
-         "result, record) SELECT table_id, game, preset, $1::bigint, started_ms, seed, salt, ruleset, players, $2::text, "
-         "$3::bytea FROM games_in_progress WHERE table_id = $4::text AND game = $5::integer "
-         "ON CONFLICT (table_id, game) DO NOTHING RETURNING id, preset, finished_ms, players), p AS (" +
-             std::string(kArchivePlayers) + ") DELETE FROM games_in_progress WHERE table_id = $4::text AND game = $5::integer RETURNING table_id"},
+         "result, record, rule_set) SELECT table_id, game, preset, $1::bigint, started_ms, seed, salt, ruleset, players, "
+         "$2::text, $3::bytea, $6::text FROM games_in_progress WHERE table_id = $4::text AND game = $5::integer "
+         "ON CONFLICT (table_id, game) DO NOTHING RETURNING id, preset, finished_ms, players, rule_set), " +
+             std::string(kArchivePlayers) + " DELETE FROM games_in_progress WHERE table_id = $4::text AND game = $5::integer RETURNING table_id"},
         {"archive_games", ArchiveRows::sql()},
         // Retention: games exported, then dropped with their players' rows.
         {"retire_games",
          "WITH g AS (DELETE FROM archive a USING unnest($1::text[], $2::integer[]) AS k(t, n) "
-         "WHERE a.table_id = k.t AND a.game = k.n RETURNING a.id, a.preset, a.finished_ms, a.players) "
+         "WHERE a.table_id = k.t AND a.game = k.n RETURNING a.id, a.preset, a.finished_ms, a.players, a.rule_set) "
          "DELETE FROM archive_players p USING g, json_array_elements(g.players::json) e "
-         "WHERE p.player = e->>'player' AND p.preset = g.preset AND p.finished_ms = g.finished_ms AND p.id = g.id"},
+         "WHERE p.player = e->>'player' AND p.preset IN (g.preset, 'set:' || g.rule_set) "
+         "AND p.finished_ms = g.finished_ms AND p.id = g.id"},
         {"journal", JournalRows::kSql},
         {"fence", "SELECT sparts_fence($1::text, $2::text[], $3::bigint[])"},
         {"release",
@@ -481,6 +492,10 @@ private:
                                        params.null();
                                    }
                                    params.text(f.table).number(f.game);
+                                   if (f.rule_set.empty())
+                                       params.null();
+                                   else
+                                       params.text(f.rule_set);
                                    out.push_back({"finish_game", std::move(params),
                                                   "table " + f.table + " game " + std::to_string(f.game)});
                                    if (!f.webhook.empty())
@@ -1106,6 +1121,15 @@ std::vector<OpenTableState> PgStore::read_tables(const std::string* only) {
     });
 }
 
+std::map<std::string, std::int64_t> PgStore::rule_set_games() {
+    return reader_->with([&](pg::Connection& db) {
+        std::map<std::string, std::int64_t> out;
+        const pg::Result r = db.exec("SELECT name, games FROM rule_set_games", {});
+        for (int i = 0; i < r.rows(); ++i) out[r.text(i, 0)] = r.number(i, 1);
+        return out;
+    });
+}
+
 ArchivePage PgStore::list_games(const ArchiveQuery& query) {
     return reader_->with([&](pg::Connection& db) { return pg_list_games(db, query); });
 }
@@ -1119,8 +1143,8 @@ std::optional<ArchivedRecord> PgStore::load_record(const std::string& table, int
     ArchivedRecord g;
     const bool found = reader_->with([&](pg::Connection& db) {
         const pg::Result r = db.exec(
-            "SELECT table_id, game, preset, ruleset, players, result, started_ms, finished_ms, seed, record, salt "
-            "FROM archive WHERE table_id = $1 AND game = $2",
+            "SELECT table_id, game, preset, ruleset, players, result, started_ms, finished_ms, seed, record, salt, "
+            "rule_set FROM archive WHERE table_id = $1 AND game = $2",
             pg::Params().text(table).number(game));
         if (r.rows() == 0) return false;
         g.summary.table = r.text(0, 0);
@@ -1133,6 +1157,7 @@ std::optional<ArchivedRecord> PgStore::load_record(const std::string& table, int
         g.summary.finished = r.number(0, 7);
         g.seed = static_cast<std::uint64_t>(r.number(0, 8));
         if (!r.null(0, 10)) g.salt = r.text(0, 10);
+        if (!r.null(0, 11)) g.summary.rule_set = r.text(0, 11);
         if (r.null(0, 9)) {
             spdlog::error("database {}: table {} game {} is over but has no record", shown, table, game);
             return false;

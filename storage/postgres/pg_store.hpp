@@ -48,6 +48,7 @@ public:
     std::vector<StoredBan> bans() override;
     std::vector<PendingWebhook> pending_webhooks(std::size_t limit) override;
 
+    std::map<std::string, std::int64_t> rule_set_games() override;
     ArchivePage list_games(const ArchiveQuery& query) override;
     // EXPLAIN of what list_games runs for `query` (pg_archive.hpp).
     std::vector<std::string> list_games_plan(const ArchiveQuery& query);

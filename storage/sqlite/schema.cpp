@@ -257,6 +257,20 @@ CREATE TABLE ratings_retired (
   PRIMARY KEY (player, preset)
 ) WITHOUT ROWID;
 )sql",
+        // 11: the host's named rule sets (server/table/rule_sets.hpp) in the archive. A game keeps the
+        // name of the rule set its table played (NULL: none), as it was when it ended: a rule set
+        // renamed or dropped later does not rename its games. archive_rule_set yields a rule set's
+        // page in order; a player's games of a rule set are rows of archive_players under the board
+        // 'set:' || name. rule_set_games counts the games each rule set has had, for the lobby: a
+        // count, not a scan, and retention does not lower it.
+        R"sql(
+ALTER TABLE archive ADD COLUMN rule_set TEXT;
+CREATE INDEX archive_rule_set ON archive (rule_set, finished_ms) WHERE rule_set IS NOT NULL;
+CREATE TABLE rule_set_games (
+  name   TEXT PRIMARY KEY,
+  games  INTEGER NOT NULL
+) WITHOUT ROWID;
+)sql",
     };
     return all;
 }

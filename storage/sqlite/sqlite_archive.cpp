@@ -11,7 +11,7 @@ namespace sparts::storage {
 namespace {
 
 constexpr const char* kColumns =
-    "a.table_id, a.game, a.preset, a.ruleset, a.players, a.result, a.started_ms, a.finished_ms, a.id";
+    "a.table_id, a.game, a.preset, a.ruleset, a.players, a.result, a.started_ms, a.finished_ms, a.id, a.rule_set";
 
 // A player's presets never number more than the presets a server knows, a handful; this bounds
 // the page's merge below whatever a database holds.
@@ -56,8 +56,13 @@ std::vector<std::string> presets_of(SQLite::Database& db, const std::string& pla
         next.bind(2, after);
         if (!next.executeStep()) break;
         after = next.getColumn(0).getString();
-        out.push_back(after);
         next.reset();
+        // The rule sets' boards hold games their presets' boards hold already (records.hpp): the
+        // next step goes past them all ("set;" is the first text after every "set:...").
+        if (is_rule_set_board(after))
+            after = "set;";
+        else
+            out.push_back(after);
     }
     return out;
 }
@@ -69,13 +74,16 @@ PageSql page_sql(SQLite::Database& db, const ArchiveQuery& q, const Bounds& boun
         // archive_preset (preset, finished_ms, id) or archive_finished (finished_ms, id), read backwards.
         out.sql = std::string("SELECT ") + kColumns + " FROM archive a WHERE 1";
         if (!q.preset.empty()) out.sql += " AND a.preset = :preset";
+        if (!q.rule_set.empty()) out.sql += " AND a.rule_set = :rule_set";
         out.sql += range_terms("a.", bounds) + " ORDER BY a.finished_ms DESC, a.id DESC LIMIT :limit";
         return out;
     }
     // A player's page: archive_players (player, preset, finished_ms, id), one preset's range or, for
     // all the player's presets, the first page of each range merged; then the page's games alone
     // are read from the archive.
-    out.presets = q.preset.empty() ? presets_of(db, q.player) : std::vector<std::string>{q.preset};
+    out.presets = !q.rule_set.empty() ? std::vector<std::string>{rule_set_board(q.rule_set)}
+                  : q.preset.empty()    ? presets_of(db, q.player)
+                                        : std::vector<std::string>{q.preset};
     if (out.presets.empty()) out.presets.push_back("");  // no games: a range that holds none
     std::string ids;
     for (std::size_t i = 0; i < out.presets.size(); ++i) {
@@ -92,6 +100,7 @@ void bind(SQLite::Statement& st, const PageSql& page, const ArchiveQuery& q, con
           const std::optional<ArchiveCursor>& cursor, int limit) {
     if (!q.player.empty()) st.bind(":player", q.player);
     if (q.player.empty() && !q.preset.empty()) st.bind(":preset", q.preset);
+    if (q.player.empty() && !q.rule_set.empty()) st.bind(":rule_set", q.rule_set);
     for (std::size_t i = 0; i < page.presets.size(); ++i) st.bind(":p" + std::to_string(i), page.presets[i]);
     if (bounds.from) st.bind(":from", q.from);
     if (bounds.to) st.bind(":to", q.to);
@@ -124,6 +133,7 @@ ArchivedGameSummary summary_of(SQLite::Statement& q) {
     s.result = q.getColumn(5).getString();
     s.started = q.getColumn(6).getInt64();
     s.finished = q.getColumn(7).getInt64();
+    if (!q.getColumn(9).isNull()) s.rule_set = q.getColumn(9).getString();
     return s;
 }
 

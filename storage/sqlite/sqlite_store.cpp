@@ -89,16 +89,24 @@ public:
           journal_(db_),
           // A game archived already (a step written twice) is left as it was: OR IGNORE.
           finish_game_(db_, "INSERT OR IGNORE INTO archive (table_id, game, preset, finished_ms, started_ms, seed, salt, "
-                            "ruleset, players, result) SELECT table_id, game, preset, ?, started_ms, seed, salt, "
-                            "ruleset, players, ? FROM games_in_progress WHERE table_id = ? AND game = ?"),
+                            "ruleset, players, result, rule_set) SELECT table_id, game, preset, ?, started_ms, seed, salt, "
+                            "ruleset, players, ?, ? FROM games_in_progress WHERE table_id = ? AND game = ?"),
           end_game_(db_, "DELETE FROM games_in_progress WHERE table_id = ?"),
           archive_game_(db_, "INSERT OR IGNORE INTO archive (table_id, game, preset, finished_ms, started_ms, seed, salt, "
-                             "ruleset, players, result) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
+                             "ruleset, players, result, rule_set) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
           record_part_(db_, "INSERT OR REPLACE INTO archive_records (id, part, bytes) VALUES (?, ?, ?)"),
           archive_players_(db_, "INSERT OR IGNORE INTO archive_players (player, preset, finished_ms, id) "
                                 "SELECT DISTINCT json_extract(s.value, '$.player'), a.preset, a.finished_ms, a.id "
                                 "FROM archive a, json_each(a.players) s "
                                 "WHERE a.id = ? AND json_extract(s.value, '$.player') IS NOT NULL"),
+          // A rule set's game is filed under its board too (records.hpp, rule_set_board).
+          archive_rule_set_players_(db_, "INSERT OR IGNORE INTO archive_players (player, preset, finished_ms, id) "
+                                         "SELECT DISTINCT json_extract(s.value, '$.player'), 'set:' || a.rule_set, "
+                                         "a.finished_ms, a.id FROM archive a, json_each(a.players) s "
+                                         "WHERE a.id = ? AND a.rule_set IS NOT NULL "
+                                         "AND json_extract(s.value, '$.player') IS NOT NULL"),
+          count_rule_set_game_(db_, "INSERT INTO rule_set_games (name, games) VALUES (?, 1) "
+                                    "ON CONFLICT (name) DO UPDATE SET games = games + 1"),
           ratings_(db_) {}
 
     // Everything in one transaction, or nothing.
@@ -299,8 +307,12 @@ private:
                            TableLog& t = tables_[f.table];
                            finish_game_.bind(1, f.at);
                            finish_game_.bind(2, f.result);
-                           finish_game_.bind(3, f.table);
-                           finish_game_.bind(4, f.game);
+                           if (f.rule_set.empty())
+                               finish_game_.bind(3);
+                           else
+                               finish_game_.bind(3, f.rule_set);
+                           finish_game_.bind(4, f.table);
+                           finish_game_.bind(5, f.game);
                            run_write(finish_game_);
                            if (db_.getChanges() == 1) {
                                const std::int64_t id = db_.getLastInsertRowid();
@@ -310,8 +322,7 @@ private:
                                    spdlog::error("database: table {} game {} ends, but its log is not in progress: it "
                                                  "is kept without a record",
                                                  f.table, f.game);
-                               archive_players_.bind(1, id);
-                               run_write(archive_players_);
+                               file_game(id, f.rule_set);
                            } else {
                                spdlog::error("database: table {} game {} ends, but it is not in progress (or archived "
                                              "already): nothing is archived",
@@ -370,12 +381,15 @@ private:
                            archive_game_.bind(++i, g.ruleset);
                            archive_game_.bind(++i, g.players);
                            archive_game_.bind(++i, g.result);
+                           if (g.rule_set.empty())
+                               archive_game_.bind(++i);
+                           else
+                               archive_game_.bind(++i, g.rule_set);
                            run_write(archive_game_);
                            if (db_.getChanges() == 1) {
                                const std::int64_t id = db_.getLastInsertRowid();
                                put_record(record_part_, id, a.record);
-                               archive_players_.bind(1, id);
-                               run_write(archive_players_);
+                               file_game(id, g.rule_set);
                            }
                        },
                        // Prepared each time: retention runs in a few large steps, not a table's.
@@ -384,11 +398,16 @@ private:
                                db_, "DELETE FROM archive_players WHERE (player, preset, finished_ms, id) IN ("
                                     "SELECT json_extract(s.value, '$.player'), a.preset, a.finished_ms, a.id "
                                     "FROM archive a, json_each(a.players) s WHERE a.table_id = ? AND a.game = ?)");
+                           SQLite::Statement set_players(
+                               db_, "DELETE FROM archive_players WHERE (player, preset, finished_ms, id) IN ("
+                                    "SELECT json_extract(s.value, '$.player'), 'set:' || a.rule_set, a.finished_ms, a.id "
+                                    "FROM archive a, json_each(a.players) s WHERE a.table_id = ? AND a.game = ? "
+                                    "AND a.rule_set IS NOT NULL)");
                            SQLite::Statement record(db_, "DELETE FROM archive_records WHERE id = "
                                                          "(SELECT id FROM archive WHERE table_id = ? AND game = ?)");
                            SQLite::Statement game(db_, "DELETE FROM archive WHERE table_id = ? AND game = ?");
                            for (const auto& [table, number] : r.games) {
-                               for (SQLite::Statement* q : {&players, &record, &game}) {
+                               for (SQLite::Statement* q : {&players, &set_players, &record, &game}) {
                                    q->bind(1, table);
                                    q->bind(2, number);
                                    run_write(*q);
@@ -400,11 +419,24 @@ private:
                    w);
     }
 
+    // A game just archived (its row `id`): filed under its players, and under its rule set's board
+    // and count when it has one.
+    void file_game(std::int64_t id, const std::string& rule_set) {
+        archive_players_.bind(1, id);
+        run_write(archive_players_);
+        if (rule_set.empty()) return;
+        archive_rule_set_players_.bind(1, id);
+        run_write(archive_rule_set_players_);
+        count_rule_set_game_.bind(1, rule_set);
+        run_write(count_rule_set_game_);
+    }
+
     SQLite::Database db_;
     SqliteOptions options_;
     SQLite::Statement put_player_, open_table_, close_table_, put_seat_, start_game_;
     JournalInsert journal_;
-    SQLite::Statement finish_game_, end_game_, archive_game_, record_part_, archive_players_;
+    SQLite::Statement finish_game_, end_game_, archive_game_, record_part_, archive_players_, archive_rule_set_players_,
+        count_rule_set_game_;
     SqliteRatings ratings_;
     std::unordered_map<std::string, TableLog> tables_;
     std::uint64_t live_rows_ = 0;
@@ -855,8 +887,8 @@ std::optional<ArchivedRecord> SqliteStore::load_record(const std::string& table,
     std::lock_guard lock(reader_mutex_);
     if (!reader_) reader_ = open_reader();
     SQLite::Statement q(*reader_,
-                        "SELECT table_id, game, preset, ruleset, players, result, started_ms, finished_ms, seed, id, salt "
-                        "FROM archive WHERE table_id = ? AND game = ?");
+                        "SELECT table_id, game, preset, ruleset, players, result, started_ms, finished_ms, seed, id, salt, "
+                        "rule_set FROM archive WHERE table_id = ? AND game = ?");
     q.bind(1, table);
     q.bind(2, game);
     if (!q.executeStep()) return std::nullopt;
@@ -870,6 +902,7 @@ std::optional<ArchivedRecord> SqliteStore::load_record(const std::string& table,
     g.summary.finished = q.getColumn(7).getInt64();
     g.seed = static_cast<std::uint64_t>(q.getColumn(8).getInt64());
     if (!q.getColumn(10).isNull()) g.salt = q.getColumn(10).getString();
+    if (!q.getColumn(11).isNull()) g.summary.rule_set = q.getColumn(11).getString();
     auto stored = read_record(*reader_, q.getColumn(9).getInt64());
     if (!stored) {
         spdlog::error("database {}: table {} game {} is over but has no record", path_, table, game);
@@ -890,6 +923,15 @@ std::optional<ArchivedGame> SqliteStore::load_game(const std::string& table, int
     }
     return ArchivedGame{std::move(stored->summary), stored->seed, std::move(stored->salt), std::move(rendered->actions),
                         std::move(rendered->events)};
+}
+
+std::map<std::string, std::int64_t> SqliteStore::rule_set_games() {
+    std::lock_guard lock(reader_mutex_);
+    if (!reader_) reader_ = open_reader();
+    std::map<std::string, std::int64_t> out;
+    SQLite::Statement q(*reader_, "SELECT name, games FROM rule_set_games");
+    while (q.executeStep()) out[q.getColumn(0).getString()] = q.getColumn(1).getInt64();
+    return out;
 }
 
 LeaderboardPage SqliteStore::leaderboard(const LeaderboardQuery& query) {

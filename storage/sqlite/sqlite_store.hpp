@@ -68,6 +68,7 @@ public:
     std::vector<std::string> list_games_plan(const ArchiveQuery& query);
     std::optional<ArchivedGame> load_game(const std::string& table, int game) override;
     std::optional<ArchivedRecord> load_record(const std::string& table, int game) override;
+    std::map<std::string, std::int64_t> rule_set_games() override;
     LeaderboardPage leaderboard(const LeaderboardQuery& query) override;
     std::optional<PlayerRatings> player_ratings(const std::string& player) override;
 

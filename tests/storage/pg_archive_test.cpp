@@ -26,6 +26,7 @@ struct Written {
     std::string preset;
     Millis finished = 0;
     std::vector<std::string> players;
+    std::string rule_set;  // a host's named rule set: one spades game in three
 };
 
 std::string player(int n) {
@@ -76,8 +77,9 @@ std::vector<Written> write_games(Store& store, int games) {
             players += (s ? "," : "") + std::string(R"({"player":")") + p + R"(","name":"N"})";
         }
         players += "]";
+        if (w.preset == "spades" && i % 3 == 0) w.rule_set = "street";
         ArchiveGame g{{w.table, w.game, w.preset, R"({"preset":")" + w.preset + R"(","options":{}})", players,
-                       R"({"game_over":{}})", w.finished - 60'000, w.finished},
+                       R"({"game_over":{}})", w.finished - 60'000, w.finished, w.rule_set},
                       7,
                       "",
                       "not a record: these pages never read it"};
@@ -99,6 +101,7 @@ std::vector<std::pair<std::string, int>> expected(const std::vector<Written>& al
     for (const Written& w : all) {
         if (!q.player.empty() && std::find(w.players.begin(), w.players.end(), q.player) == w.players.end()) continue;
         if (!q.preset.empty() && w.preset != q.preset) continue;
+        if (!q.rule_set.empty() && w.rule_set != q.rule_set) continue;
         if (q.from > 0 && w.finished < q.from) continue;
         if (q.to > 0 && w.finished >= q.to) continue;
         match.push_back(&w);
@@ -158,12 +161,17 @@ std::string plan_problem(const std::vector<std::string>& plan, const ArchiveQuer
     if (q.player.empty()) {
         if (scans.size() != 1) return "one scan expected:\n" + all;
         if (has(all, "Sort")) return "a sort:\n" + all;
-        const std::string index = q.preset.empty() ? "archive_finished" : "archive_preset";
+        const std::string index = !q.rule_set.empty() ? "archive_rule_set"
+                                  : q.preset.empty()    ? "archive_finished"
+                                                        : "archive_preset";
         if (!has(scans[0].node, "Index Scan Backward using " + index + " on archive a"))
             return "not a range of " + index + " read backwards:\n" + all;
         if (!q.preset.empty() && !has(scans[0].details, "ROW(preset, finished_ms, id)"))
             return "the preset is not in the range:\n" + all;
-        if ((dates || !q.preset.empty()) && !bounded(scans[0])) return "not a range of the index alone:\n" + all;
+        if (!q.rule_set.empty() && !has(scans[0].details, "ROW(rule_set, finished_ms, id)"))
+            return "the rule set is not in the range:\n" + all;
+        if ((dates || !q.preset.empty() || !q.rule_set.empty()) && !bounded(scans[0]))
+            return "not a range of the index alone:\n" + all;
         return {};
     }
     int ranges = 0;
@@ -245,6 +253,29 @@ TEST_CASE("archive pages on PostgreSQL: every filter and combination pages throu
                 }
             }
     CHECK(shapes == 80);
+    // A host's named rule set: alone, with a player, with dates; one no game has.
+    for (const std::string& who : {std::string(), player(3), player(1000)})
+        for (const std::string& set : {std::string("street"), std::string("nonesuch")})
+            for (const auto& [from, to] :
+                 std::vector<std::pair<Millis, Millis>>{{0, 0}, {mid - 2 * day, mid + day / 2}, {last + 1, 0}}) {
+                ArchiveQuery q;
+                q.player = who;
+                q.rule_set = set;
+                q.from = from;
+                q.to = to;
+                q.limit = 50;
+                CAPTURE(q.player);
+                CAPTURE(q.rule_set);
+                CAPTURE(q.from);
+                CAPTURE(q.to);
+                const auto want = expected(all, q);
+                std::vector<std::string> cursors;
+                CHECK(paged(*store, q, cursors) == want);
+                CHECK(plan_problem(store->list_games_plan(q), q) == "");
+                ArchiveQuery deeper = q;
+                deeper.cursor = ArchiveCursor{mid, 10000}.text();
+                CHECK(plan_problem(store->list_games_plan(deeper), deeper) == "");
+            }
 
     // An older server's cursor ("finished/table/game") goes on after the game it names.
     ArchiveQuery q;

@@ -26,6 +26,7 @@ struct Written {
     std::string preset;
     Millis finished = 0;
     std::vector<std::string> players;
+    std::string rule_set;  // a host's named rule set: one spades game in three
 };
 
 const std::vector<std::string> kPresets = {"spades", "sparts", "spartsel"};
@@ -67,8 +68,9 @@ std::vector<Written> write_games(Store& store, int games) {
             players += (s ? "," : "") + std::string(R"({"player":")") + p + R"(","name":"N"})";
         }
         players += "]";
+        if (w.preset == "spades" && i % 3 == 0) w.rule_set = "street";
         ArchiveGame g{{w.table, w.game, w.preset, R"({"preset":")" + w.preset + R"(","options":{}})", players,
-                       R"({"game_over":{}})", w.finished - 60'000, w.finished},
+                       R"({"game_over":{}})", w.finished - 60'000, w.finished, w.rule_set},
                       7,
                       "",
                       "not a record: these pages never read it"};
@@ -90,6 +92,7 @@ std::vector<std::pair<std::string, int>> expected(const std::vector<Written>& al
     for (const Written& w : all) {
         if (!q.player.empty() && std::find(w.players.begin(), w.players.end(), q.player) == w.players.end()) continue;
         if (!q.preset.empty() && w.preset != q.preset) continue;
+        if (!q.rule_set.empty() && w.rule_set != q.rule_set) continue;
         if (q.from > 0 && w.finished < q.from) continue;
         if (q.to > 0 && w.finished >= q.to) continue;
         match.push_back(&w);
@@ -107,7 +110,10 @@ std::vector<std::pair<std::string, int>> paged(Store& store, ArchiveQuery q, int
     for (int n = 1;; ++n) {
         const ArchivePage page = store.list_games(q);
         CHECK(static_cast<int>(page.games.size()) <= q.limit);
-        for (const auto& g : page.games) out.emplace_back(g.table, g.game);
+        for (const auto& g : page.games) {
+            out.emplace_back(g.table, g.game);
+            if (!q.rule_set.empty()) CHECK(g.rule_set == q.rule_set);
+        }
         if (pages) *pages = n;
         if (page.next_cursor.empty()) return out;
         REQUIRE(n < 10000);
@@ -125,6 +131,12 @@ std::string plan_problem(const std::vector<std::string>& plan, const ArchiveQuer
     for (const auto& line : plan) all += line + " | ";
     if (q.player.empty()) {
         if (plan.size() != 1) return "one step expected: " + all;
+        if (!q.rule_set.empty()) {
+            const std::string& line = plan[0];
+            if (line.rfind("SEARCH a USING INDEX archive_rule_set (rule_set=?", 0) != 0)
+                return "not a range of archive_rule_set: " + all;
+            return {};
+        }
         const std::string index = q.preset.empty() ? "archive_finished" : "archive_preset";
         const std::string& line = plan[0];
         const bool searched = line.rfind("SEARCH a USING INDEX " + index + " (", 0) == 0 ||
@@ -164,10 +176,11 @@ TEST_CASE("archive pages on SQLite: every filter and combination pages through e
     const Millis last = all.back().finished;
 
     std::vector<ArchiveQuery> shapes;
-    const auto add = [&](std::string who, std::string preset, Millis from, Millis to) {
+    const auto add = [&](std::string who, std::string preset, Millis from, Millis to, std::string rule_set = {}) {
         ArchiveQuery q;
         q.player = std::move(who);
         q.preset = std::move(preset);
+        q.rule_set = std::move(rule_set);
         q.from = from;
         q.to = to;
         q.limit = 37;
@@ -179,10 +192,16 @@ TEST_CASE("archive pages on SQLite: every filter and combination pages through e
             for (const auto& [from, to] : std::vector<std::pair<Millis, Millis>>{
                      {0, 0}, {mid - 100'000, 0}, {0, mid}, {mid - 100'000, mid + 50'000}, {last + 1, 0}})
                 add(who, preset, from, to);
+    // A host's named rule set: alone, with a player, with dates; one no game has.
+    for (const std::string& who : {std::string(), player(3), player(1000)})
+        for (const std::string& set : {std::string("street"), std::string("no-such-set")})
+            for (const auto& [from, to] : std::vector<std::pair<Millis, Millis>>{{0, 0}, {mid - 100'000, mid + 50'000}, {last + 1, 0}})
+                add(who, "", from, to, set);
 
     for (const ArchiveQuery& q : shapes) {
         CAPTURE(q.player);
         CAPTURE(q.preset);
+        CAPTURE(q.rule_set);
         CAPTURE(q.from);
         CAPTURE(q.to);
         const auto want = expected(all, q);
@@ -226,6 +245,11 @@ TEST_CASE("archive pages on SQLite: the plan check fails a plan that scans (an i
     range.from = 1'700'000'010'000;
     ArchiveQuery who;
     who.player = player(3);
+    ArchiveQuery set;
+    set.rule_set = "street";
+    CHECK(plan_problem(sqlite_list_games_plan(raw, set), set) == "");
+    raw.exec("DROP INDEX archive_rule_set");
+    CHECK(plan_problem(sqlite_list_games_plan(raw, set), set) != "");
     CHECK(plan_problem(sqlite_list_games_plan(raw, preset), preset) == "");
     raw.exec("DROP INDEX archive_preset");
     CHECK(plan_problem(sqlite_list_games_plan(raw, preset), preset) != "");
