@@ -406,3 +406,35 @@ def test_chat_between_seats_and_spectators_with_mute_and_resume(server):
     # Not the rail's line, nor any of Bo's: a mute hides the muted seat's earlier lines too.
     assert history == ["hello <b>all</b> <img src=x onerror=alert(1)>", "marker two"]
     assert muted == [1]
+
+
+def test_rule_sets_are_kept_from_the_hello_with_their_counts(tmp_path):
+    sets = tmp_path / "rule-sets.json"
+    sets.write_text(json.dumps([{"name": "one-hand", "label": "One-hand Spades",
+                                 "ruleset": {"preset": "spades", "options": {"hand_cap": 1}}}]))
+    from conftest import Server
+    s = Server(tmp_path, "--rule-sets", str(sets)).start()
+    try:
+        async def main():
+            a = SpartsClient(s.url, "Host")
+            await a.connect()
+            before = a.rule_sets
+            table = (await a.create_table("spades", {"hand_cap": 1}))["table"]
+            model = await play_table(a, table, fill_with_bots="random")
+            assert model.game_over is not None
+            # The server reads the counts every few seconds: a new hello shows the game.
+            for _ in range(40):
+                b = SpartsClient(s.url, "Counter")
+                await b.connect()
+                await b.close()
+                if b.rule_sets[0]["games"] == 1:
+                    break
+                await asyncio.sleep(0.25)
+            await a.close()
+            return before, b.rule_sets
+
+        before, after = run(main())
+        assert [(r["name"], r["label"], r["games"]) for r in before] == [("one-hand", "One-hand Spades", 0)]
+        assert after[0]["games"] == 1
+    finally:
+        s.stop()

@@ -93,6 +93,9 @@ class SpartsClient:
                 token = f.read().strip() or None
         self.token = token
         self.player: Optional[str] = None
+        # The host's named rule sets from the last hello: name, label, ruleset and how many
+        # games were played under each (``games``); offer them first.
+        self.rule_sets: List[Dict[str, Any]] = []
         self.request_timeout = request_timeout
         self.bucket = TokenBucket(rate, burst) if rate else None
         self.backoff_initial, self.backoff_max = backoff_initial, backoff_max
@@ -392,6 +395,7 @@ class SpartsClient:
             msg.pop("token")
             ok = await self._send_request(msg, self.request_timeout)
         self.player = ok.get("player")
+        self.rule_sets = ok.get("rule_sets", [])
         if ok.get("token"):
             self.token = ok["token"]
             if self.token_path:
