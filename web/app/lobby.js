@@ -2,7 +2,7 @@
 
 import { errorWords, listGames } from "../lib/index.js";
 import { h, fill, focusKey, restoreFocus } from "./dom.js";
-import { PRESETS, optionsFor, formValue, wireValue, optionsInWords, presetLabel, presetInWords, liveHint } from "./options.js";
+import { PRESETS, optionsFor, formValue, wireValue, optionsInWords, presetLabel, presetInWords, liveHint, ruleSetLabel, ruleSetChoice } from "./options.js";
 import { seatNames } from "./names.js";
 
 // Tables a page of the lobby's list holds: a phone's screen or two.
@@ -26,6 +26,9 @@ export class LobbyView {
     this.after = null;
     this.before = [];
     this.offs = [];
+    // The finished games of one of the host's rule sets only ("": every game's).
+    this.gamesRuleSet = "";
+    this.gamesAsked = 0;
   }
 
   mount(el) {
@@ -49,13 +52,17 @@ export class LobbyView {
         this.formEl),
       h("section", { class: "card-panel", "aria-labelledby": "finished" },
         h("h2", { id: "finished" }, "Finished games"),
+        this.gamesFilterEl = h("div", { class: "table-filter games-filter" }),
         this.gamesEl),
       h("section", { class: "card-panel", "aria-labelledby": "leaderboards" },
         h("h2", { id: "leaderboards" }, "Leaderboards"),
-        h("p", { class: "preset-links" }, PRESETS.map((p) => h("a", { href: `#/leaderboard/${p.name}` }, p.label)))));
+        this.boardLinksEl = h("p", { class: "preset-links" })));
     this.renderForm("spades");
+    this.drawBoardLinks();
     this.offs.push(this.client.on("hello", () => {
       this.offerRuleSets();
+      this.drawBoardLinks();
+      this.drawGamesFilter();
       this.showQuickTerms();
       this.drawGames();
       this.refresh();
@@ -296,19 +303,30 @@ export class LobbyView {
 
   /**
    * The host's named rule sets (hello's rule_sets) first in the game lists: the form starts
-   * at the first of them until someone changes it, and quick play offers them too.
+   * at the first of them until someone changes it, and quick play offers them too. Each says
+   * how many games were played under it, as of this hello (a reconnection brings newer counts).
    */
   offerRuleSets() {
     const sets = this.client.ruleSets ?? [];
     if (!sets.length) return;
     if (!this.formTouched) this.renderForm(`set:${sets[0].name}`);
+    else relabelRuleSets(this.formEl.querySelector("#preset"), sets);
     if (this.quickSelect && !this.quickSelect.querySelector("optgroup")) {
       const chosen = this.quickSelect.value;
       fill(this.quickSelect,
-        h("optgroup", { label: "This server's games" }, sets.map((s, i) => h("option", { value: `set:${s.name}`, selected: i === 0 }, s.label))),
+        h("optgroup", { label: "This server's games" }, sets.map((s, i) => h("option", { value: `set:${s.name}`, selected: i === 0 }, ruleSetChoice(s)))),
         h("optgroup", { label: "Every game" }, PRESETS.map((p) => h("option", { value: p.name }, p.label))));
       if (this.quickTouched) this.quickSelect.value = chosen;
+    } else if (this.quickSelect) {
+      relabelRuleSets(this.quickSelect, sets);
     }
+  }
+
+  /** The host's rule sets' boards first (once the hello has named them), then the presets'. */
+  drawBoardLinks() {
+    fill(this.boardLinksEl,
+      (this.client.ruleSets ?? []).map((s) => h("a", { href: `#/leaderboard/rule-set/${encodeURIComponent(s.name)}` }, s.label)),
+      PRESETS.map((p) => h("a", { href: `#/leaderboard/${p.name}` }, p.label)));
   }
 
   renderForm(choice) {
@@ -321,7 +339,7 @@ export class LobbyView {
     const presetOptions = PRESETS.map((p) => h("option", { value: p.name, selected: p.name === choice }, p.label));
     const presetSelect = h("select", { id: "preset", name: "preset", onchange: (e) => { this.formTouched = true; this.renderForm(e.target.value); } },
       sets.length
-        ? [h("optgroup", { label: "This server's games" }, sets.map((s) => h("option", { value: `set:${s.name}`, selected: `set:${s.name}` === choice }, s.label))),
+        ? [h("optgroup", { label: "This server's games" }, sets.map((s) => h("option", { value: `set:${s.name}`, selected: `set:${s.name}` === choice }, ruleSetChoice(s)))),
           h("optgroup", { label: "Every game" }, presetOptions)]
         : presetOptions);
     const about = PRESETS.find((p) => p.name === preset)?.about ?? "";
@@ -417,12 +435,37 @@ export class LobbyView {
     }
   }
 
+  /** The finished games of one rule set only: offered when the host has named rule sets. */
+  drawGamesFilter() {
+    const sets = this.client.ruleSets ?? [];
+    // One the host no longer offers (a reconnection to a restarted server): every game again.
+    if (this.gamesRuleSet && !sets.some((s) => s.name === this.gamesRuleSet)) {
+      this.gamesRuleSet = "";
+      this.loadGames();
+    }
+    // Drawn again only when the sets changed: a hello must not take the focus off the list.
+    const text = JSON.stringify(sets.map((s) => [s.name, s.label]));
+    if (text === this.gamesFilterSets) return;
+    this.gamesFilterSets = text;
+    if (!sets.length) return fill(this.gamesFilterEl);
+    const select = h("select", { id: "games-rule-set", onchange: (e) => { this.gamesRuleSet = e.target.value; this.loadGames(); } },
+      h("option", { value: "" }, "Every game"),
+      sets.map((s) => h("option", { value: s.name, selected: s.name === this.gamesRuleSet }, s.label)));
+    fill(this.gamesFilterEl, h("span", { class: "pair" }, h("label", { for: "games-rule-set" }, "Game"), select));
+  }
+
   async loadGames() {
+    // Only the last asked for is drawn: an earlier filter's answer may come after it.
+    const asked = ++this.gamesAsked;
+    const ruleSet = this.gamesRuleSet;
     try {
-      const { games } = await listGames({ limit: 20 });
+      const { games } = await listGames({ limit: 20, rule_set: ruleSet || undefined });
+      if (asked !== this.gamesAsked) return;
       this.games = games;
+      this.gamesOf = ruleSet;
       this.drawGames();
     } catch (err) {
+      if (asked !== this.gamesAsked) return;
       fill(this.gamesEl, h("p", { class: "muted" }, err.code === "no_archive" ? "This server keeps no archive." : errorWords(err)));
     }
   }
@@ -432,14 +475,22 @@ export class LobbyView {
     const games = this.games;
     if (!games) return;
     if (!games.length) {
-      fill(this.gamesEl, h("p", { class: "muted" }, "No finished games yet."));
+      fill(this.gamesEl, h("p", { class: "muted" }, this.gamesOf ? `No finished games of ${ruleSetLabel(this.client, this.gamesOf)} yet.` : "No finished games yet."));
       return;
     }
-    fill(this.gamesEl, h("ul", { class: "game-list" }, games.map((g) => h("li", {},
+    fill(this.gamesEl, h("ul", { class: "game-list" }, games.map((g) => h("li", { dataset: g.rule_set ? { ruleSet: g.rule_set } : {} },
       h("a", { href: `#/replay/${encodeURIComponent(g.table)}/${g.game}` }, `Replay ${g.table} game ${g.game}`),
-      ` — ${presetLabel(g.preset)}, ${seatNames(g.players ?? [], this.client.player).map((x) => x ?? "?").join(", ")}`,
+      ` — ${g.rule_set ? ruleSetLabel(this.client, g.rule_set) : presetLabel(g.preset)}, ${seatNames(g.players ?? [], this.client.player).map((x) => x ?? "?").join(", ")}`,
       resultWords(g) ? h("span", { class: "game-result" }, ` · ${resultWords(g)}`) : "",
       g.finished ? `, ${new Date(g.finished).toLocaleString()}` : ""))));
+  }
+}
+
+/** The rule sets' options of a game list say the counts of the latest hello. */
+function relabelRuleSets(select, sets) {
+  for (const s of sets) {
+    const option = select?.querySelector(`option[value="set:${CSS.escape(s.name)}"]`);
+    if (option) option.textContent = ruleSetChoice(s);
   }
 }
 

@@ -181,4 +181,15 @@ export function presetLabel(name) {
   return PRESETS.find((p) => p.name === name)?.label ?? name;
 }
 
+/** A host's named rule set's label (hello's rule_sets); its name where the host offers it no more (or before the hello). */
+export function ruleSetLabel(client, name) {
+  return (client.ruleSets ?? []).find((s) => s.name === name)?.label ?? name;
+}
+
+/** A rule set as a choice in a list: its label and how much it has been played, "Street Spades (12 games played)". */
+export function ruleSetChoice(set) {
+  if (typeof set.games !== "number") return set.label;
+  return `${set.label} (${set.games === 0 ? "no games yet" : set.games === 1 ? "1 game played" : `${set.games} games played`})`;
+}
+
 export { SPADES, SPARTS };

@@ -12,9 +12,12 @@ export interface ArchivedGameSummary {
   result: unknown;
   started: number;
   finished: number;
+  /** the host's named rule set it was played under, by name; absent when none */
+  rule_set?: string;
 }
 export declare function listGames(
-  query?: { player?: string; preset?: string; from?: number; to?: number; limit?: number; cursor?: string },
+  /** rule_set: only the games of that named rule set (not with preset) */
+  query?: { player?: string; preset?: string; rule_set?: string; from?: number; to?: number; limit?: number; cursor?: string },
   options?: ArchiveOptions,
 ): Promise<{ games: ArchivedGameSummary[]; next_cursor: string | null }>;
 export declare function getGame(table: string, game: number, options?: ArchiveOptions): Promise<Record<string, unknown>>;
@@ -34,8 +37,10 @@ export interface LeaderboardEntry extends Rating {
   player: string;
   name: string;
 }
+/** A preset's board has `preset`; a named rule set's (getRuleSetLeaderboard) has `rule_set` instead. */
 export interface Leaderboard {
-  preset: string;
+  preset?: string;
+  rule_set?: string;
   min_games: number;
   players: LeaderboardEntry[];
   next_cursor: string | null;
@@ -57,13 +62,25 @@ export interface PresetRating extends Rating {
   /** the last rated game, and what it changed the rating by */
   last_game: { table: string; game: number; change: number; finished: number };
 }
+/** The same figures as a preset's, for the games of one of the host's named rule sets alone. */
+export interface RuleSetRating extends Rating {
+  rule_set: string;
+  statistics: PlayerStatistics;
+  last_game: { table: string; game: number; change: number; finished: number };
+}
 export interface PlayerRatings {
   player: string;
   name: string;
   ratings: PresetRating[];
+  rule_sets: RuleSetRating[];
 }
 export declare function getLeaderboard(
   preset: string,
+  query?: { limit?: number; cursor?: string; min_games?: number },
+  options?: ArchiveOptions,
+): Promise<Leaderboard>;
+export declare function getRuleSetLeaderboard(
+  ruleSet: string,
   query?: { limit?: number; cursor?: string; min_games?: number },
   options?: ArchiveOptions,
 ): Promise<Leaderboard>;

@@ -1,5 +1,5 @@
 // The archive of finished games over HTTP (GET /api/games...), and the players' ratings
-// (GET /api/leaderboard/{preset}, GET /api/players/{id}).
+// (GET /api/leaderboard/{preset}, GET /api/leaderboard/rule-set/{name}, GET /api/players/{id}).
 
 import { SpartsError } from "./client.js";
 
@@ -10,6 +10,14 @@ import { SpartsError } from "./client.js";
 function defaultBase() {
   const loc = globalThis.location;
   return loc?.href ? new URL(".", loc.href).href.replace(/\/$/, "") : "";
+}
+
+// `?k=v&…` of the query's given values ("" when none).
+function queryString(query) {
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== null && v !== "") params.set(k, String(v));
+  const qs = params.toString();
+  return qs ? `?${qs}` : "";
 }
 
 async function getJson(base, path, fetchFn) {
@@ -25,15 +33,13 @@ async function getJson(base, path, fetchFn) {
 }
 
 /**
- * Finished games, newest first: `{games: [...], next_cursor}`.
- * @param {{player?: string, preset?: string, from?: number, to?: number, limit?: number, cursor?: string}} [query]
+ * Finished games, newest first: `{games: [...], next_cursor}`. rule_set: only those played
+ * under the host's named rule set (not with preset: the server refuses the two together).
+ * @param {{player?: string, preset?: string, rule_set?: string, from?: number, to?: number, limit?: number, cursor?: string}} [query]
  * @param {{base?: string, fetch?: typeof fetch}} [options] base: the origin and path before /api (default: beside the page)
  */
 export function listGames(query = {}, options = {}) {
-  const params = new URLSearchParams();
-  for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== null && v !== "") params.set(k, String(v));
-  const qs = params.toString();
-  return getJson(options.base, `/api/games${qs ? `?${qs}` : ""}`, options.fetch ?? globalThis.fetch);
+  return getJson(options.base, `/api/games${queryString(query)}`, options.fetch ?? globalThis.fetch);
 }
 
 /** One finished game: seats, ruleset, every hand with its deal, every event, the result. */
@@ -48,13 +54,24 @@ export function getGame(table, game, options = {}) {
  * @param {{base?: string, fetch?: typeof fetch}} [options]
  */
 export function getLeaderboard(preset, query = {}, options = {}) {
-  const params = new URLSearchParams();
-  for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== null && v !== "") params.set(k, String(v));
-  const qs = params.toString();
-  return getJson(options.base, `/api/leaderboard/${encodeURIComponent(preset)}${qs ? `?${qs}` : ""}`, options.fetch ?? globalThis.fetch);
+  return getJson(options.base, `/api/leaderboard/${encodeURIComponent(preset)}${queryString(query)}`, options.fetch ?? globalThis.fetch);
 }
 
-/** A player with its rating and statistics per preset: `{player, name, ratings: [...]}` (an unknown one: SpartsError no_such_player). */
+/**
+ * A host's named rule set's rated players, the best rating first: `{rule_set, min_games, players: [...], next_cursor}`
+ * (its games count in their preset's board too).
+ * @param {string} ruleSet the rule set's name
+ * @param {{limit?: number, cursor?: string, min_games?: number}} [query]
+ * @param {{base?: string, fetch?: typeof fetch}} [options]
+ */
+export function getRuleSetLeaderboard(ruleSet, query = {}, options = {}) {
+  return getJson(options.base, `/api/leaderboard/rule-set/${encodeURIComponent(ruleSet)}${queryString(query)}`, options.fetch ?? globalThis.fetch);
+}
+
+/**
+ * A player with its rating and statistics per preset and per named rule set: `{player, name, ratings: [...], rule_sets: [...]}`
+ * (an unknown one: SpartsError no_such_player).
+ */
 export function getPlayer(player, options = {}) {
   return getJson(options.base, `/api/players/${encodeURIComponent(player)}`, options.fetch ?? globalThis.fetch);
 }

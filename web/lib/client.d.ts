@@ -129,8 +129,8 @@ export declare class SpartsClient {
   choose(table: string, game: "spades" | "hearts"): Promise<OkAct>;
   /** option blind_nil: your cards are face down; turn them up (then bid as usual) */
   showCards(table: string): Promise<OkAct>;
-  /** the host's named rule sets (hello's rule_sets), once the hello is answered */
-  ruleSets: { name: string; label: string; ruleset: Ruleset }[];
+  /** the host's named rule sets (hello's rule_sets), once the hello is answered; games: how many were finished under each, as of that hello */
+  ruleSets: { name: string; label: string; ruleset: Ruleset; games: number }[];
   /** Table chat (PROTOCOL.md §21): your own line comes back as a "chat" before the ok. */
   chat(table: string, text: string): Promise<OkChat>;
   /** Mutes (or unmutes) a seat's chat, or the spectators'; the model's `muted` follows. */

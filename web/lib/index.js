@@ -6,5 +6,5 @@ export {
   CARD_PATTERN, SUITS, RANKS, isCard, parseCard, cardName, cardShort, suitName, suitSymbol, isRed, sortCards, groupBySuit, trickWinner, jokerDeckOf, suitInPlay, strength,
 } from "./cards.js";
 export { describeEvent, errorWords, bidWords, passDirectionWords, handLine, SCORE_COMPONENT_WORDS } from "./words.js";
-export { listGames, getGame, getLeaderboard, getPlayer } from "./archive.js";
+export { listGames, getGame, getLeaderboard, getRuleSetLeaderboard, getPlayer } from "./archive.js";
 export { dealCommitment, checkDealCommitment } from "./fair-deal.js";

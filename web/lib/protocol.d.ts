@@ -340,10 +340,13 @@ export type RuleSetBrief = {
 
 /** A named rule set: a name, a label, and its ruleset as the server writes rulesets (the options that differ from the preset's) */
 export type RuleSet = {
-  name: string;
+  name: RuleSetName;
   label: string;
   ruleset: Ruleset;
 };
+
+/** a host's named rule set, by name (its label is in the hello's rule_sets while the host offers it) */
+export type RuleSetName = string;
 
 // ---- client/act.schema.json
 /** act: play, bid, pass or choose */
@@ -966,7 +969,13 @@ export type OkHello = {
     bots_after_ms: number;
   };
   /** the host's named rule sets (--rule-sets), to offer first; a table created or quick-played with one's ruleset belongs to it */
-  rule_sets?: RuleSet[];
+  rule_sets?: {
+    name: RuleSetName;
+    label: string;
+    ruleset: Ruleset;
+    /** games finished under this rule set, on this server (or cluster) since it was first offered; retention does not lower it */
+    games: number;
+  }[];
   /** the seats this player holds (for a returning player) */
   seats: {
     table: TableId;
