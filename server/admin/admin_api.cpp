@@ -3,6 +3,9 @@
 #include "server/base/guarded.hpp"
 
 #include <algorithm>
+#include <functional>
+#include <boost/asio/post.hpp>
+#include <boost/asio/thread_pool.hpp>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -15,12 +18,15 @@
 #include "server/net/hub.hpp"
 #include "server/lobby/lobby.hpp"
 #include "server/net/session.hpp"
+#include "storage/store.hpp"
+#include "server/table/rule_sets.hpp"
 #include "server/table/table.hpp"
 #include "server/table/table_registry.hpp"
 
 namespace sparts::server {
 
 namespace http = boost::beast::http;
+namespace net = boost::asio;
 using nlohmann::json;
 
 namespace {
@@ -106,6 +112,11 @@ private:
     void broadcast(const std::string& text);
     void backup();
     void list_backups();
+    void list_rule_sets();
+    void put_rule_set(const std::string& name, const std::string& label, const std::string& ruleset);
+    void remove_rule_set(const std::string& name);
+    void edit_rule_sets(AdminAction action, const std::string& name,
+                        const std::function<Outcome<RuleSets, std::string>(const RuleSets&)>& change, json done);
     void refuse_backups_off() {
         refuse(http::status::conflict, "backups_off", "this server makes no backups: start it with --backup-dir");
     }
@@ -139,6 +150,9 @@ void Action::route(http::verb method, std::string_view path, const std::string& 
             case AdminAction::broadcast: return broadcast(q.text);
             case AdminAction::backup: return backup();
             case AdminAction::list_backups: return list_backups();
+            case AdminAction::list_rule_sets: return list_rule_sets();
+            case AdminAction::put_rule_set: return put_rule_set(q.rule_set, q.label, q.ruleset);
+            case AdminAction::remove_rule_set: return remove_rule_set(q.rule_set);
         }
     });
 }
@@ -293,6 +307,62 @@ void Action::backup() {
 void Action::list_backups() {
     if (!hub_.backups) return refuse_backups_off();
     did(AdminAction::list_backups, "", hub_.backups->status());
+}
+
+void Action::list_rule_sets() {
+    // The counts are the store's: read on the archive threads, not on this connection's.
+    net::post(hub_.archive_threads, [self = shared_from_this()] {
+        self->guarded([&] {
+            std::map<std::string, std::int64_t> games;
+            if (self->hub_.store) games = self->hub_.store->rule_set_games();
+            const auto sets = self->hub_.rule_sets->now();
+            json list = sets ? sets->to_json() : json::array();
+            for (json& set : list) {
+                const auto it = games.find(set["name"].get<std::string>());
+                set["games"] = it == games.end() ? 0 : it->second;
+            }
+            const std::string& file = self->hub_.rule_sets->file();
+            self->did(AdminAction::list_rule_sets, "",
+                      {{"rule_sets", std::move(list)}, {"file", file.empty() ? json(nullptr) : json(file)}});
+        });
+    });
+}
+
+void Action::put_rule_set(const std::string& name, const std::string& label, const std::string& ruleset) {
+    const auto before = hub_.rule_sets->now();
+    const bool known = before && std::any_of(before->all().begin(), before->all().end(),
+                                             [&](const RuleSet& s) { return s.name == name; });
+    edit_rule_sets(
+        AdminAction::put_rule_set, name,
+        [&](const RuleSets& sets) { return sets.with(name, label, ruleset); }, {{"created", !known}});
+}
+
+void Action::remove_rule_set(const std::string& name) {
+    const auto before = hub_.rule_sets->now();
+    if (!before || std::none_of(before->all().begin(), before->all().end(), [&](const RuleSet& s) { return s.name == name; }))
+        return refuse(http::status::not_found, "no_such_rule_set", "no rule set \"" + name + "\"");
+    edit_rule_sets(
+        AdminAction::remove_rule_set, name, [&](const RuleSets& sets) { return sets.without(name); }, {{"removed", true}});
+}
+
+// The change saved to the --rule-sets file, then offered to every hello and every table made
+// from now on; tables open already keep the rule set they were made with (docs/OPERATING.md).
+void Action::edit_rule_sets(AdminAction action, const std::string& name,
+                            const std::function<Outcome<RuleSets, std::string>(const RuleSets&)>& change, json done) {
+    auto edited = hub_.rule_sets->edit(change);
+    if (!edited) {
+        if (edited.error() == "no_file")
+            return refuse(http::status::conflict, "no_rule_sets_file",
+                          "this server keeps no rule sets: start it with --rule-sets FILE, the file that keeps them");
+        if (edited.error().rfind("cannot save", 0) == 0)
+            return refuse(http::status::internal_server_error, "rule_sets_not_saved", edited.error());
+        return refuse(http::status::bad_request, "bad_rule_set", edited.error());
+    }
+    done["rule_set"] = name;
+    for (const RuleSet& s : (*edited)->all())
+        if (s.name == name) done["rule_set"] = {{"name", s.name}, {"label", s.label}, {"ruleset", s.ruleset}};
+    done["rule_sets"] = (*edited)->all().size();
+    did(action, name, std::move(done));
 }
 
 }  // namespace

@@ -19,6 +19,10 @@
 //                                        (backups.hpp): {"backup": file, "running": true}, or 409
 //                                        backup_running, backups_off (no --backup-dir)
 //   GET    /admin/backups                {"running", "dir", "keep", "last", "files"}
+//   GET    /admin/rule-sets              {"rule_sets": [{name, label, ruleset, games}], "file"}
+//   PUT    /admin/rule-sets/{name}       {"label", "ruleset"}: added, or replaced in its place,
+//                                        saved to the --rule-sets file first (409 without one)
+//   DELETE /admin/rule-sets/{name}       removed, saved first
 //
 // Every request is answered JSON; errors as the archive's, {"error", "message"}.
 // Order of the checks: an address past --admin-auth-failures-per-minute wrong

@@ -111,6 +111,9 @@ Outcome<AdminRequest, AdminRefusal> read_admin_request(http::verb method, std::s
         {{"admin", "broadcast"}, http::verb::post, AdminAction::broadcast},
         {{"admin", "backups"}, http::verb::post, AdminAction::backup},
         {{"admin", "backups"}, http::verb::get, AdminAction::list_backups},
+        {{"admin", "rule-sets"}, http::verb::get, AdminAction::list_rule_sets},
+        {{"admin", "rule-sets", "*"}, http::verb::put, AdminAction::put_rule_set},
+        {{"admin", "rule-sets", "*"}, http::verb::delete_, AdminAction::remove_rule_set},
     };
     std::string allow;
     for (const Route& r : routes) {
@@ -126,7 +129,7 @@ Outcome<AdminRequest, AdminRefusal> read_admin_request(http::verb method, std::s
         if (body.size() > kMaxAdminBodyBytes)
             return refusal(http::status::bad_request, "body_too_large",
                            "the body is over " + std::to_string(kMaxAdminBodyBytes) + " bytes");
-        if (method != http::verb::post && !body.empty())
+        if (method != http::verb::post && method != http::verb::put && !body.empty())
             return refusal(http::status::bad_request, "bad_body", what + " takes no body");
         AdminRequest request;
         request.action = r.action;
@@ -134,6 +137,7 @@ Outcome<AdminRequest, AdminRefusal> read_admin_request(http::verb method, std::s
             case AdminAction::list_tables:
             case AdminAction::list_connections:
             case AdminAction::list_backups:
+            case AdminAction::list_rule_sets:
             case AdminAction::list_bans: break;
             case AdminAction::backup:
                 // No body, or an empty object: the server names the file (the folder is its setting).
@@ -176,6 +180,30 @@ Outcome<AdminRequest, AdminRefusal> read_admin_request(http::verb method, std::s
                 if (!is_player_id(parts[2]))
                     return refusal(http::status::not_found, "not_banned", "\"" + shown(parts[2], 80) + "\" is not a banned player");
                 request.player = std::string(parts[2]);
+                break;
+            }
+            case AdminAction::put_rule_set: {
+                if (!is_rule_set_name(parts[2]))
+                    return refusal(http::status::bad_request, "bad_rule_set",
+                                   "a rule set's name is 1 to 32 of a-z, 0-9 and '-' (not first), like \"street-spades\"");
+                auto doc = object_body(body, {"label", "ruleset"});
+                if (!doc) return doc.error();
+                const auto label = doc->find("label");
+                if (label == doc->end() || !label->is_string())
+                    return refusal(http::status::bad_request, "bad_body", "\"label\" must be a string");
+                const auto rules = doc->find("ruleset");
+                if (rules == doc->end() || !rules->is_object())
+                    return refusal(http::status::bad_request, "bad_body",
+                                   "\"ruleset\" must be an object like {\"preset\": \"spades\", \"options\": {}}");
+                request.rule_set = std::string(parts[2]);
+                request.label = label->get<std::string>();
+                request.ruleset = dump_text(*rules);
+                break;
+            }
+            case AdminAction::remove_rule_set: {
+                if (!is_rule_set_name(parts[2]))
+                    return refusal(http::status::not_found, "no_such_rule_set", "no rule set \"" + shown(parts[2], 80) + "\"");
+                request.rule_set = std::string(parts[2]);
                 break;
             }
             case AdminAction::broadcast: {

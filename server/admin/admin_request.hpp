@@ -8,8 +8,9 @@
 // POST /admin/tables/{table}/remove {"player"}, GET /admin/bans,
 // POST /admin/bans {"player", "reason"?}, DELETE /admin/bans/{player},
 // POST /admin/broadcast {"text"}, POST /admin/backups (no body or {}),
-// GET /admin/backups. Bodies: at most kMaxAdminBodyBytes, a JSON
-// object with only its route's members (none but POST's); a player id is "p"
+// GET /admin/backups, GET /admin/rule-sets, PUT /admin/rule-sets/{name}
+// {"label", "ruleset"}, DELETE /admin/rule-sets/{name}. Bodies: at most kMaxAdminBodyBytes, a JSON
+// object with only its route's members (none but POST's and PUT's); a player id is "p"
 // and 16 hex digits, a table id 1 to 32 of [A-Za-z0-9_-]; an operator's text
 // (a ban's reason, a broadcast) valid UTF-8 without control characters, cut of
 // the spaces at either end, within its length, and showing something (a reason
@@ -36,6 +37,9 @@ struct AdminRequest {
     std::string player;  // remove_player, ban, unban
     std::string reason;  // ban
     std::string text;    // broadcast
+    std::string rule_set;  // put_rule_set, remove_rule_set: its name
+    std::string label;     // put_rule_set: as sent (table/rule_sets.cpp checks it with the rest)
+    std::string ruleset;   // put_rule_set: the ruleset's JSON text, as sent
 };
 
 // Why a request is refused before it reaches the server: the answer's status, its error code and message, and

@@ -106,12 +106,13 @@ std::uint16_t Server::start() {
         webhook_ = std::make_unique<GameOverWebhook>(io_.get_executor(), config_.webhook_url, std::move(secret), limits);
         hub_.webhook = webhook_.get();
     }
+    rule_sets_ = std::make_unique<RuleSetShelf>(config_.rule_sets_file);
+    hub_.rule_sets = rule_sets_.get();
     if (!config_.rule_sets_file.empty()) {
         auto sets = RuleSets::read(config_.rule_sets_file);
         if (!sets) throw std::runtime_error("--rule-sets: " + sets.error());
-        rule_sets_ = std::make_unique<RuleSets>(std::move(*sets));
-        hub_.rule_sets = rule_sets_.get();
-        spdlog::info("rule sets: {} from {}", rule_sets_->all().size(), config_.rule_sets_file);
+        spdlog::info("rule sets: {} from {}", sets->all().size(), config_.rule_sets_file);
+        rule_sets_->put(std::make_shared<const RuleSets>(std::move(*sets)));
     }
     if (!config_.admin_token_file.empty()) {
         auto token = AdminToken::read(config_.admin_token_file);

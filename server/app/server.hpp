@@ -74,7 +74,7 @@ private:
     std::unique_ptr<storage::Store> store_;
     std::unique_ptr<TableLoader> loader_;
     std::unique_ptr<HostTokenVerifier> logins_;
-    std::unique_ptr<RuleSets> rule_sets_;
+    std::unique_ptr<RuleSetShelf> rule_sets_;
     std::unique_ptr<GameOverWebhook> webhook_;
     std::unique_ptr<AdminApi> admin_;  // with --admin-token-file only
     std::unique_ptr<Backups> backups_;  // with --backup-dir only; after store_: its copy ends first

@@ -196,7 +196,8 @@ void Lobby::answer_hello(PendingHello& answer, const LobbyRequest& request, Play
     reply["quick_play"] = {{"turn_seconds", hub_->config.turn_seconds},
                            {"bots_after_ms", hub_->config.quick_play_wait_ms}};
     // The host's named rule sets, to offer first (rule_sets.hpp).
-    reply["rule_sets"] = hub_->rule_sets ? hub_->rule_sets->to_json() : json::array();
+    const auto sets = hub_->rule_sets ? hub_->rule_sets->now() : nullptr;
+    reply["rule_sets"] = sets ? sets->to_json() : json::array();
     for (json& set : reply["rule_sets"]) {
         const auto it = rule_set_games_.find(set["name"].get<std::string>());
         set["games"] = it == rule_set_games_.end() ? 0 : it->second;
@@ -220,7 +221,7 @@ void Lobby::start_sweeping() {
     net::post(strand_, [this] {
         sweep_timer_ = std::make_unique<net::steady_timer>(strand_);
         sweep();
-        if (hub_->rule_sets && hub_->store) {
+        if (hub_->rule_sets && !hub_->rule_sets->file().empty() && hub_->store) {
             count_timer_ = std::make_unique<net::steady_timer>(strand_);
             count_rule_set_games();
         }
@@ -341,8 +342,8 @@ Lobby::Listed Lobby::listing(const TableSummary& t) const {
     json entry = t.to_json();
     // The host's name for the table's rules, if they are a named rule set's (rule_sets.hpp):
     // a summary from another node's table, read from the database, does not carry it.
-    if (hub_->rule_sets && !entry.contains("rule_set"))
-        if (const RuleSet* set = hub_->rule_sets->of_key(dump_text(t.ruleset))) entry["rule_set"] = RuleSets::brief(*set);
+    if (const auto sets = hub_->rule_sets ? hub_->rule_sets->now() : nullptr; sets && !entry.contains("rule_set"))
+        if (const RuleSet* set = sets->of_key(dump_text(t.ruleset))) entry["rule_set"] = RuleSets::brief(*set);
     return Listed{t.preset, t.seats, t.free_seats() > 0 && t.state != "playing", dump_text(entry)};
 }
 

@@ -26,7 +26,7 @@ class Lobby;
 class TableLoader;
 class TableRegistry;
 class Routes;
-class RuleSets;
+class RuleSetShelf;
 }  // namespace sparts::server
 
 namespace sparts::storage {
@@ -57,7 +57,7 @@ struct Hub {
     GameOverWebhook* webhook = nullptr;         // null: no --webhook-url
     Backups* backups = nullptr;                 // null: no --backup-dir
     Routes* routes = nullptr;                   // where requests go (app/routes.hpp); set before listening
-    const RuleSets* rule_sets = nullptr;        // null: no --rule-sets (table/rule_sets.hpp)
+    RuleSetShelf* rule_sets = nullptr;          // the host's named rule sets now (table/rule_sets.hpp)
     std::atomic<bool> stopping{false};
 };
 

@@ -1,7 +1,9 @@
 #include "server/table/rule_sets.hpp"
 #include "server/base/ids.hpp"
 
+#include <cstdio>
 #include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
 
@@ -30,7 +32,8 @@ Outcome<RuleSets, std::string> RuleSets::parse(std::string_view text) {
     if (!doc->is_array()) return std::string("expected a JSON array of rule sets like [{\"name\":\"street-spades\",\"label\":\"Street Spades\",\"ruleset\":{\"preset\":\"spades\",\"options\":{}}}]");
     if (doc->size() > kMaxRuleSets) return "at most " + std::to_string(kMaxRuleSets) + " rule sets, not " + std::to_string(doc->size());
     RuleSets out;
-    std::set<std::string> names, keys;
+    std::set<std::string> names;
+    std::map<std::string, std::string> keys;  // the rules' text -> the rule set's name
     for (std::size_t i = 0; i < doc->size(); ++i) {
         const nlohmann::json& e = (*doc)[i];
         const std::string where = "rule set " + std::to_string(i + 1);
@@ -53,7 +56,8 @@ Outcome<RuleSets, std::string> RuleSets::parse(std::string_view text) {
         set.ruleset = sparts::to_json(set.rules);
         set.key = dump_text(set.ruleset);
         if (!names.insert(set.name).second) return named + ": the name is used twice";
-        if (!keys.insert(set.key).second) return named + ": the same rules as an earlier rule set";
+        if (const auto [it, added] = keys.emplace(set.key, set.name); !added)
+            return named + ": the same rules as an earlier rule set, \"" + it->second + "\"";
         out.sets_.push_back(std::move(set));
     }
     return out;
@@ -87,5 +91,68 @@ nlohmann::json RuleSets::to_json() const {
 }
 
 nlohmann::json RuleSets::brief(const RuleSet& set) { return {{"name", set.name}, {"label", set.label}}; }
+
+Outcome<RuleSets, std::string> RuleSets::with(const std::string& name, const std::string& label,
+                                              const std::string& ruleset_text) const {
+    auto rules = parse_json_text(ruleset_text);
+    if (!rules) return "rule set \"" + name + "\": ruleset: " + rules.error().message();
+    nlohmann::json list = to_json();
+    const nlohmann::json entry = {{"name", name}, {"label", label}, {"ruleset", *rules}};
+    bool replaced = false;
+    for (nlohmann::json& e : list)
+        if (e["name"] == name) {
+            e = entry;
+            replaced = true;
+        }
+    if (!replaced) list.push_back(entry);
+    return parse(dump_text(list));
+}
+
+Outcome<RuleSets, std::string> RuleSets::without(const std::string& name) const {
+    nlohmann::json list = nlohmann::json::array();
+    for (const nlohmann::json& e : to_json())
+        if (e["name"] != name) list.push_back(e);
+    return parse(dump_text(list));
+}
+
+std::optional<std::string> RuleSets::write(const std::string& path) const {
+    // A whole new file, then renamed over the old: a crash leaves the old file or the new,
+    // never half of one.
+    const std::string temporary = path + ".new";
+    {
+        std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+        out << to_json().dump(2) << "\n";
+        out.flush();
+        if (!out) return "cannot write " + temporary;
+    }
+    if (std::rename(temporary.c_str(), path.c_str()) != 0) {
+        std::remove(temporary.c_str());
+        return "cannot replace " + path;
+    }
+    return std::nullopt;
+}
+
+std::shared_ptr<const RuleSets> RuleSetShelf::now() const {
+    std::lock_guard lock(mutex_);
+    return sets_;
+}
+
+void RuleSetShelf::put(std::shared_ptr<const RuleSets> sets) {
+    std::lock_guard lock(mutex_);
+    sets_ = std::move(sets);
+}
+
+Outcome<std::shared_ptr<const RuleSets>, std::string> RuleSetShelf::edit(
+    const std::function<Outcome<RuleSets, std::string>(const RuleSets&)>& change) {
+    std::lock_guard edits(edit_mutex_);
+    if (file_.empty()) return std::string("no_file");
+    const std::shared_ptr<const RuleSets> before = now();
+    auto after = change(before ? *before : RuleSets());
+    if (!after) return after.error();
+    if (auto problem = after->write(file_)) return "cannot save: " + *problem;
+    auto made = std::make_shared<const RuleSets>(std::move(*after));
+    put(made);
+    return made;
+}
 
 }  // namespace sparts::server

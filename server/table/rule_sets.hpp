@@ -6,15 +6,20 @@
 //   {"name": "street-spades", "label": "Street Spades",
 //    "ruleset": {"preset": "spades", "options": {"joker_deck": "jjdd", ...}}}
 //
-// and are fixed while the server runs. A table belongs to a rule set when its
+// and changed by the admin API (PUT and DELETE /admin/rule-sets/{name}), which saves the
+// file anew before the change takes effect. A table belongs to a rule set when its
 // ruleset is exactly the rule set's (the same preset and the same options that
-// differ from the preset's), however it was created: there is nothing to store
-// and nothing to go stale across a restart. The hello reply lists them, and a
-// table's info and list entry name the rule set they belong to.
+// differ from the preset's), however it was created, as the rule sets were when the
+// table was made (or brought back at start). The hello reply lists them, a table's info
+// and list entry name the rule set they belong to, and a finished game keeps its name.
 #pragma once
 
 #include <nlohmann/json.hpp>
 
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -50,8 +55,38 @@ public:
     // {name, label} of a rule set, for a table's info and list entry.
     static nlohmann::json brief(const RuleSet& set);
 
+    // These rule sets with `name` added or replaced (in its place), or without it, checked
+    // as a file is: or what is wrong.
+    Outcome<RuleSets, std::string> with(const std::string& name, const std::string& label,
+                                        const std::string& ruleset_text) const;
+    Outcome<RuleSets, std::string> without(const std::string& name) const;
+    // Saved to `path` whole (a new file renamed over the old); what went wrong, if anything.
+    std::optional<std::string> write(const std::string& path) const;
+
 private:
     std::vector<RuleSet> sets_;
+};
+
+// The rule sets the server offers now, for any thread: each reader takes the whole set of
+// them as it is (a table keeps the rule set it was made with); the admin API replaces it
+// whole, one edit at a time, the file saved first.
+class RuleSetShelf {
+public:
+    explicit RuleSetShelf(std::string file = {}) : file_(std::move(file)) {}
+    // Null: the server offers none (no --rule-sets).
+    std::shared_ptr<const RuleSets> now() const;
+    void put(std::shared_ptr<const RuleSets> sets);
+    // `change` applied to the rule sets now, saved to the file, then offered; or what is
+    // wrong ("no_file": the server was started without --rule-sets, so nothing could keep it).
+    Outcome<std::shared_ptr<const RuleSets>, std::string> edit(
+        const std::function<Outcome<RuleSets, std::string>(const RuleSets&)>& change);
+    const std::string& file() const { return file_; }
+
+private:
+    const std::string file_;
+    mutable std::mutex mutex_;
+    std::mutex edit_mutex_;
+    std::shared_ptr<const RuleSets> sets_;
 };
 
 }  // namespace sparts::server

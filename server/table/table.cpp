@@ -9,6 +9,7 @@
 #include "protocol/server_messages.hpp"
 #include "server/base/secret.hpp"
 #include "server/host/webhook.hpp"
+#include "server/table/rule_sets.hpp"
 #include "storage/store.hpp"
 
 namespace sparts::server {
@@ -28,7 +29,7 @@ TableDice random_dice() {
 
 TableSettings settings_of(const Hub& hub) {
     TableSettings settings = TableSettings::from(hub.config, hub.store != nullptr, hub.webhook != nullptr);
-    settings.rule_sets = hub.rule_sets;
+    if (hub.rule_sets) settings.rule_sets = hub.rule_sets->now();
     return settings;
 }
 

@@ -86,7 +86,7 @@ struct TableSettings {
     std::string node_id;
     bool stored = false;   // a store keeps the steps (not --database none)
     bool webhook = false;  // a game-over webhook is configured
-    const RuleSets* rule_sets = nullptr;  // the host's named rule sets (rule_sets.hpp), to name the table's
+    std::shared_ptr<const RuleSets> rule_sets;  // the host's named rule sets (rule_sets.hpp) when the table was made, to name the table's
     static TableSettings from(const Config& config, bool stored, bool webhook);
 };
 

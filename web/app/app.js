@@ -4,6 +4,7 @@
 //   #/table/t1[?invite=CODE] a table (an invite link carries the private code)
 //   #/replay/t1/1            the replay of game 1 of table t1
 //   #/leaderboard/spades     a preset's leaderboard (ratings)
+//   #/leaderboard/rule-set/street-spades  a host's named rule set's leaderboard
 //   #/player/p0123…          a player's ratings and statistics
 //   #/rules/spades           how to play a preset, and its options
 
@@ -149,6 +150,8 @@ export class App {
       this.view = new TableView(this, decodeURIComponent(parts[1]), params.get("invite"));
     } else if (parts[0] === "replay" && parts[1] && parts[2]) {
       this.view = new ReplayView(this, decodeURIComponent(parts[1]), Number(parts[2]));
+    } else if (parts[0] === "leaderboard" && parts[1] === "rule-set" && parts[2]) {
+      this.view = new LeaderboardView(this, null, decodeURIComponent(parts[2]));
     } else if (parts[0] === "leaderboard") {
       this.view = new LeaderboardView(this, decodeURIComponent(parts[1] ?? "spades"));
     } else if (parts[0] === "player" && parts[1]) {

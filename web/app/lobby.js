@@ -4,6 +4,7 @@ import { errorWords, listGames } from "../lib/index.js";
 import { h, fill, focusKey, restoreFocus } from "./dom.js";
 import { PRESETS, optionsFor, formValue, wireValue, optionsInWords, presetLabel, presetInWords, liveHint, ruleSetLabel, ruleSetChoice } from "./options.js";
 import { seatNames } from "./names.js";
+import { boardLinks } from "./leaderboard.js";
 
 // Tables a page of the lobby's list holds: a phone's screen or two.
 const TABLES_PER_PAGE = 20;
@@ -56,7 +57,7 @@ export class LobbyView {
         this.gamesEl),
       h("section", { class: "card-panel", "aria-labelledby": "leaderboards" },
         h("h2", { id: "leaderboards" }, "Leaderboards"),
-        this.boardLinksEl = h("p", { class: "preset-links" })));
+        this.boardLinksEl = h("div")));
     this.renderForm("spades");
     this.drawBoardLinks();
     this.offs.push(this.client.on("hello", () => {
@@ -324,9 +325,7 @@ export class LobbyView {
 
   /** The host's rule sets' boards first (once the hello has named them), then the presets'. */
   drawBoardLinks() {
-    fill(this.boardLinksEl,
-      (this.client.ruleSets ?? []).map((s) => h("a", { href: `#/leaderboard/rule-set/${encodeURIComponent(s.name)}` }, s.label)),
-      PRESETS.map((p) => h("a", { href: `#/leaderboard/${p.name}` }, p.label)));
+    fill(this.boardLinksEl, boardLinks(this.client));
   }
 
   renderForm(choice) {
