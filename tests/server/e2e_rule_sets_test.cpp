@@ -165,7 +165,7 @@ TEST_CASE("e2e: named rule sets: a file that is not right stops the start, sayin
 }
 
 TEST_CASE("e2e: named rule sets: the admin API lists, adds, replaces and removes them, the file saved first, and a bad one "
-          "changes nothing; a table made before an edit keeps its rule set") {
+          "changes nothing, and a table made before an edit keeps its rule set") {
     const std::string path = rule_sets_file("admin", kStreet);
     const std::string token = admin_token_file();
     {

@@ -79,6 +79,22 @@ for (const size of ["desktop", "phone"]) {
     await ada.context.close();
   });
 
+  // The partnership games draw a scoreboard in the felt's corner: it lies over no seat (on a
+  // phone it once covered the top seat's name).
+  for (const [label, preset, options] of [["spades", "spades", { hand_cap: 1 }],
+    ["hearts-6-partners", "hearts", { seats: 6, partnership: "across", hand_cap: 1 }]]) {
+    test(`${size}: a one-hand game of ${label}: the partnership scoreboard lies over no seat in any phase`, async () => {
+      const ada = await newPerson(browser, "Ada", size);
+      const { page } = ada;
+      await createTable(page, server.url, preset, options);
+      await page.locator("#start").click();
+      await page.locator(".scoreboard").waitFor();
+      await playAndMeasure(page, `${label}-${size}`);
+      assert.deepEqual(ada.errors, []);
+      await ada.context.close();
+    });
+  }
+
   test(`${size}: a table waiting for players, its seats empty, with a button in each`, async () => {
     const ada = await newPerson(browser, "Ada", size);
     const { page } = ada;
