@@ -7,8 +7,10 @@
 //   - an accepted request is one of the routes, with what it needs: a table id
 //     of 1 to 32 of [A-Za-z0-9_-], a player id "p" and 16 hex digits, a reason
 //     of at most 200 code points and a broadcast of 1 to 500, each valid UTF-8
-//     with no control character and no space at either end; a body only for
-//     POST, and never over 4096 bytes;
+//     with no control character and no space at either end; a rule set's name
+//     of 1 to 32 of [a-z0-9-] (not first), with its label as sent and its
+//     ruleset as JSON text of an object; a body only for POST and PUT, and
+//     never over 4096 bytes;
 //   - the same request reads the same twice.
 // Any violation aborts; so does an exception.
 #include <algorithm>
@@ -58,6 +60,12 @@ void check_text(std::string_view text, std::size_t max, bool may_be_empty) {
         fail("operator text with a space at an end", text);
 }
 
+bool rule_set_name(std::string_view s) {
+    return !s.empty() && s.size() <= 32 && s.front() != '-' && std::all_of(s.begin(), s.end(), [](char c) {
+        return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || c == '-';
+    });
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -84,13 +92,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         return 0;
     }
     if (body.size() > kMaxAdminBodyBytes) fail("a body over the bound was taken", path);
-    if (method != http::verb::post && !body.empty()) fail("a body taken with a method other than POST", path);
+    if (method != http::verb::post && method != http::verb::put && !body.empty())
+        fail("a body taken with a method other than POST or PUT", path);
     const AdminRequest& q = *r;
     switch (q.action) {
         case AdminAction::list_tables:
         case AdminAction::list_connections:
         case AdminAction::list_bans:
         case AdminAction::list_backups:
+        case AdminAction::list_rule_sets:
             if (method != http::verb::get) fail("a list with a method other than GET", path);
             break;
         case AdminAction::backup:
@@ -114,6 +124,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             break;
         case AdminAction::broadcast:
             check_text(q.text, kMaxAnnouncementLength, false);
+            break;
+        case AdminAction::put_rule_set:
+            if (method != http::verb::put || !rule_set_name(q.rule_set)) fail("a rule set put without its name", path);
+            if (q.ruleset.empty() || q.ruleset.front() != '{' || q.ruleset.back() != '}')
+                fail("a rule set put without a ruleset object", q.ruleset);
+            break;
+        case AdminAction::remove_rule_set:
+            if (method != http::verb::delete_ || !rule_set_name(q.rule_set)) fail("a rule set removal without its name", path);
+            if (!body.empty()) fail("a rule set removal took a body", path);
             break;
     }
     return 0;
