@@ -204,6 +204,10 @@ TEST_CASE("postgresql: a commit PostgreSQL refuses is retried until it succeeds,
 TEST_CASE("postgresql: many nodes: a table's lease goes to one node at a time, a node asked for it is told, a released "
           "or expired lease is taken at a new epoch, and a commit of the node that lost it is refused whole") {
     const TempPgDatabase db("leases");
+    // What node a's writer tells of its leases: declared before the stores, so that it outlives
+    // them (a's writer may still hear of a lost lease while the test's end destroys what is after).
+    std::mutex m;
+    std::vector<std::string> a_lost, a_wanted;
     PgOptions a_options, b_options;
     a_options.node = "a";
     b_options.node = "b";
@@ -233,8 +237,6 @@ TEST_CASE("postgresql: many nodes: a table's lease goes to one node at a time, a
     }
     CHECK(numbers.size() == 10);
 
-    std::mutex m;
-    std::vector<std::string> a_lost, a_wanted;
     a->on_lease_events({[&](const std::string& t) { std::lock_guard l(m); a_lost.push_back(t); },
                         [&](const std::string& t) { std::lock_guard l(m); a_wanted.push_back(t); }});
     const auto seen = [&](const std::vector<std::string>& list, const std::string& t) {
