@@ -87,6 +87,7 @@ std::string describe(const Event& ev) {
                 s += " count=" + n(e.count) + " distance=" + n(e.distance);
                 if (e.round > 1) s += " round=" + n(e.round);
                 if (e.back_count) s += " back=" + n(e.back_count);
+                if (e.seats) s += " seats=" + n(e.seats);
             } else if constexpr (std::is_same_v<T, CardsPassed>) {
                 s += " from=" + n(e.from) + " to=" + n(e.to) + " count=" + n(e.count) + " cards=" + cards_text(e.cards);
             } else if constexpr (std::is_same_v<T, CardsReceived>) {

@@ -39,6 +39,8 @@ struct PassingStarted {
     std::uint8_t distance;  // seats to the left; 0: a no-pass (hold) hand
     std::uint8_t round;     // 1; 2 for multi-pass A's pass back
     std::uint8_t back_count;  // multi-pass B: cards passed at once to the seat passing to you
+    // The seats that pass, when some sit it out (a nil pass: the nil's side alone); 0: every seat.
+    std::uint16_t seats = 0;
 };
 struct CardsPassed {
     Seat from;

@@ -157,15 +157,16 @@ void Game::begin_passing_or_next() {
     begin_bidding_or_play();
 }
 
-void Game::begin_pass_round(int round, int distance, int count, int back_count) {
+void Game::begin_pass_round(int round, int distance, int count, int back_count, std::uint16_t seats) {
     s_.phase = Phase::passing;
     s_.turn = kNoSeat;
-    s_.passed_mask = 0;
+    // A seat that sits the round out (a nil pass's other side) counts as passed already.
+    s_.passed_mask = seats ? static_cast<std::uint16_t>(((1u << rules_.seats) - 1) & ~seats) : std::uint16_t{0};
     s_.pass_round = static_cast<std::uint8_t>(round);
     s_.round_distance = static_cast<std::uint8_t>(distance);
     s_.round_count = static_cast<std::uint8_t>(count);
     s_.round_back_count = static_cast<std::uint8_t>(back_count);
-    emit(PassingStarted{s_.round_count, s_.round_distance, s_.pass_round, s_.round_back_count});
+    emit(PassingStarted{s_.round_count, s_.round_distance, s_.pass_round, s_.round_back_count, seats});
 }
 
 void Game::begin_bidding_or_play() {
@@ -288,6 +289,13 @@ Result<std::span<const Event>> Game::apply(Seat seat, const Action& a) {
         case ActionKind::clock_expired: break;  // handled above
     }
     return std::span<const Event>(events_);
+}
+
+std::uint16_t Game::passing_seats() const {
+    const std::uint16_t all = static_cast<std::uint16_t>((1u << rules_.seats) - 1);
+    if (s_.phase != Phase::passing) return 0;
+    const std::uint16_t nil_pass = nil_pass_seats();
+    return nil_pass ? nil_pass : all;
 }
 
 std::uint16_t Game::waiting_for() const {
@@ -522,8 +530,7 @@ void Game::on_bid(Seat seat, int bid, bool blind) {
         const std::uint16_t exchange = nil_pass_seats();
         if (exchange) {
             // Nil passing (docs/RULES.md nil_pass): the pairs pass to each other at once, across.
-            begin_pass_round(1, rules_.seats / 2, rules_.nil_pass, 0);
-            s_.passed_mask = static_cast<std::uint16_t>(((1u << rules_.seats) - 1) & ~exchange);
+            begin_pass_round(1, rules_.seats / 2, rules_.nil_pass, 0, exchange);
             return;
         }
         begin_play();

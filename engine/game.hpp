@@ -113,6 +113,8 @@ public:
     bool over() const { return s_.phase == Phase::game_over; }
     // Seats that may act now, as a bit mask (several while passing).
     std::uint16_t waiting_for() const;
+    // While passing, the seats that pass this round: every seat, or a nil pass's sides only.
+    std::uint16_t passing_seats() const;
 
     // The consistency checker: every card in exactly one place, counts agree.
     // Returns a description of the first broken invariant, or an empty string.
@@ -141,7 +143,8 @@ private:
     std::optional<RuleError> check_play(Seat seat, Card card) const;
     std::optional<RuleError> check_bid(Seat seat, int bid) const;
     std::optional<RuleError> check_pass(Seat seat, CardSet cards, CardSet back) const;
-    void begin_pass_round(int round, int distance, int count, int back_count);
+    // `seats`: the seats that pass, when some sit it out (a nil pass); 0: every seat.
+    void begin_pass_round(int round, int distance, int count, int back_count, std::uint16_t seats = 0);
     CardSet playable(Seat seat) const;
     bool big_joker_forces(Seat seat) const;
     std::uint32_t style_bids(Seat seat) const;

@@ -23,7 +23,8 @@ SeatView view_of(const Game& game, Viewer viewer) {
     v.pass_distance = s.phase == Phase::passing ? s.round_distance : s.hand_rules.pass_distance;
     v.pass_round = s.pass_round;
     v.pass_back_count = s.round_back_count;
-    v.passed_mask = s.passed_mask;
+    // A seat that sits a nil pass out has not passed: it passes nothing.
+    v.passed_mask = static_cast<std::uint16_t>(s.passed_mask & (s.phase == Phase::passing ? game.passing_seats() : 0xffff));
 
     v.center_size = s.center_size;
     v.center_given = s.center_given;

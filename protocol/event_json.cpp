@@ -48,7 +48,15 @@ json members(const Event& event) {
             [](const ChoiceStarted& e) -> json { return {{"chooser", e.chooser}}; },
             [](const HandKindChosen& e) -> json { return {{"seat", e.seat}, {"kind", to_string(e.kind)}}; },
             [](const PassingStarted& e) -> json {
-                return {{"count", e.count}, {"distance", e.distance}, {"round", e.round}, {"back_count", e.back_count}};
+                json j = {{"count", e.count}, {"distance", e.distance}, {"round", e.round}, {"back_count", e.back_count}};
+                // Only when some seats sit the round out (a nil pass): the seats that pass.
+                if (e.seats) {
+                    json seats = json::array();
+                    for (int s = 0; s < 16; ++s)
+                        if ((e.seats >> s) & 1) seats.push_back(s);
+                    j["seats"] = std::move(seats);
+                }
+                return j;
             },
             [](const CardsPassed& e) -> json {
                 return {{"from", e.from}, {"to", e.to}, {"count", e.count}, {"cards", to_json(e.cards)}};

@@ -19,7 +19,7 @@ using namespace sparts::testing;
 
 namespace {
 
-constexpr std::uint64_t kFingerprint = 0xbc939149d913564aULL;
+constexpr std::uint64_t kFingerprint = 0x5f6d83017d0d83fcULL;
 
 std::uint64_t fingerprint() {
     std::uint64_t h = fnv1a("");

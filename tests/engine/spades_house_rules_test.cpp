@@ -8,6 +8,7 @@
 
 #include "engine/game.hpp"
 #include "engine/spades_scoring.hpp"
+#include "engine/view.hpp"
 #include "seed_support.hpp"
 
 using namespace sparts;
@@ -179,10 +180,14 @@ TEST_CASE("spades house rules: nil_pass, a lone nil and its partner exchange car
     t.bid(3);  // e: no nil on b's side, so b and e sit it out
     REQUIRE(t.game.phase() == Phase::passing);
     CHECK(t.log.last<PassingStarted>().count == 2);
+    // The event names the seats that pass; a seat that sits it out has not passed, in any view.
+    CHECK(t.log.last<PassingStarted>().seats == ((1u << a) | (1u << c)));
     CHECK(t.game.waiting_for() == ((1u << a) | (1u << c)));
+    CHECK(view_of(t.game, static_cast<Viewer>(b)).passed_mask == 0);
     CHECK(t.refused(static_cast<Seat>(b), Action::pass(cards("2D 3D"), {})) == "wrong_phase");
     CHECK(t.refused(static_cast<Seat>(a), Action::pass(cards("AS"), {})) == "pass_wrong_count");
     t.ok(static_cast<Seat>(a), Action::pass(cards("AS KS"), {}));
+    CHECK(view_of(t.game, static_cast<Viewer>(b)).passed_mask == (1u << a));
     t.ok(static_cast<Seat>(c), Action::pass(cards("2S 3S"), {}));
     CHECK(t.game.phase() == Phase::playing);
     CHECK(t.state().hands[c].contains_all(cards("AS KS")));

@@ -67,11 +67,17 @@ std::optional<Event> event_from_json(const json& e) {
     if (type == "cards_dealt")
         return CardsDealt{seat_of(e, "seat"), static_cast<std::uint8_t>(int_of(e, "count")), cards_of(e, "cards")};
     if (type == "hand_kind_chosen") return HandKindChosen{seat_of(e, "seat"), kind_of(e)};
-    if (type == "passing_started")
+    if (type == "passing_started") {
+        std::uint16_t seats = 0;
+        if (e.contains("seats") && e["seats"].is_array())
+            for (const auto& s : e["seats"])
+                if (s.is_number_integer() && s.get<int>() >= 0 && s.get<int>() < 16)
+                    seats = static_cast<std::uint16_t>(seats | (1u << s.get<int>()));
         return PassingStarted{static_cast<std::uint8_t>(int_of(e, "count")),
                               static_cast<std::uint8_t>(int_of(e, "distance")),
                               static_cast<std::uint8_t>(int_of(e, "round")),
-                              static_cast<std::uint8_t>(int_of(e, "back_count"))};
+                              static_cast<std::uint8_t>(int_of(e, "back_count")), seats};
+    }
     if (type == "cards_passed")
         return CardsPassed{seat_of(e, "from"), seat_of(e, "to"), static_cast<std::uint8_t>(int_of(e, "count")),
                            cards_of(e, "cards")};

@@ -563,7 +563,7 @@ export const RULES = {
     },
     "nil_pass": {
       "values": "0–3",
-      "meaning": "Nil passing: once every bid is in, on each side with exactly one nil bid the nil bidder and partner pass each other this many cards at once (a passing_started of that count, across), before the first lead; the other side sits it out (wrong_phase if it tries). 0: none.",
+      "meaning": "Nil passing: once every bid is in, on each side with exactly one nil bid the nil bidder and partner pass each other this many cards at once (a passing_started of that count, across, whose seats names the seats that pass), before the first lead; the other side sits it out (wrong_phase if it tries). 0: none.",
       "defaults": {
         "spades": "0",
         "worldwinner-spades": "0"

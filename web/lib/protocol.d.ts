@@ -805,6 +805,8 @@ export type PassingStartedEvent = {
   round: number;
   /** multi-pass both-ways: cards passed at once to the seat passing to you */
   back_count: number;
+  /** only when some seats sit the round out (a nil pass: the sides with one nil): the seats that pass, in order; absent, every seat passes */
+  seats?: Seat[];
 };
 
 // ---- server/events/play_started.schema.json

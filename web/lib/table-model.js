@@ -366,7 +366,8 @@ export class TableModel {
     v.pass_back_count = e.back_count;
     v.passed_seats = [];
     v.turn = null;
-    v.waiting_for = Array.from({ length: v.seats }, (_, i) => i);
+    // A nil pass names the seats that pass (the nil's side); the others sit it out.
+    v.waiting_for = e.seats ? [...e.seats] : Array.from({ length: v.seats }, (_, i) => i);
     this._startTimer(v.waiting_for);
   }
 

@@ -103,6 +103,18 @@ test("passing: my passed cards leave my hand, received ones arrive; others' stay
   assert.ok(v.hand.includes("9S"));
 });
 
+test("a nil pass: only the seats it names are waited for; the others sit it out, neither waiting nor passed", () => {
+  const m = seated();
+  dealHand(m);
+  play(m, [{ type: "passing_started", count: 2, distance: 2, round: 1, back_count: 0, seats: [0, 2] }]);
+  const v = m.state.view;
+  assert.deepEqual(v.waiting_for, [0, 2]);
+  assert.deepEqual(v.passed_seats, []);
+  play(m, [{ type: "cards_passed", from: 2, to: 0, count: 2 }]);
+  assert.deepEqual(v.passed_seats, [2]);
+  assert.deepEqual(v.waiting_for, [0]);
+});
+
 test("the seat you held: named by a spectator's snapshot, or kept when you leave your seat mid-game; forgotten when the game ends", () => {
   const watching = new TableModel("t1");
   const playing = { ...structuredClone(info), state: "playing", game: 1 };
