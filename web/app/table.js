@@ -474,15 +474,22 @@ export class TableView {
     }
     if (v) lines.push(h("div", { class: "hint cards-left" }, `${v.hand_sizes[seat]} card${v.hand_sizes[seat] === 1 ? "" : "s"}`));
     const badges = [];
-    // On a phone the dealer's badge is the dealer button's "D", a seat that has passed a tick
-    // (the whole word is still there for a screen reader).
-    const short = (word, mark) => (narrow
+    const dealer = Boolean(v && v.dealer === seat);
+    const partner = Boolean(v && s.you !== null && seat !== s.you && v.partners[s.you]?.includes(seat));
+    const away = s.absent.includes(seat);
+    const passed = Boolean(v?.phase === "passing" && v.passed_seats.includes(seat));
+    const again = s.again.includes(seat);
+    // On a phone, or where a seat has three badges or more (the dealer, a partner, who has
+    // passed: a line a box wide holds two words), the dealer's badge is the dealer button's
+    // "D" and a seat that has passed a tick (the whole word is still there for a screen reader).
+    const compact = narrow || [dealer, partner, away, passed, again, onTurn].filter(Boolean).length >= 3;
+    const short = (word, mark) => (compact
       ? [h("span", { class: "sr-only" }, word), h("span", { "aria-hidden": "true", title: word }, mark)] : word);
-    if (v && v.dealer === seat) badges.push(h("span", { class: "badge" }, short("Dealer", "D")));
-    if (v && s.you !== null && seat !== s.you && v.partners[s.you]?.includes(seat)) badges.push(h("span", { class: "badge" }, "Partner"));
-    if (s.absent.includes(seat)) badges.push(h("span", { class: "badge warn" }, "Away"));
-    if (v?.phase === "passing" && v.passed_seats.includes(seat)) badges.push(h("span", { class: "badge" }, short("Passed", "\u2713")));
-    if (s.again.includes(seat)) badges.push(h("span", { class: "badge" }, "Wants again"));
+    if (dealer) badges.push(h("span", { class: "badge" }, short("Dealer", "D")));
+    if (partner) badges.push(h("span", { class: "badge" }, "Partner"));
+    if (away) badges.push(h("span", { class: "badge warn" }, "Away"));
+    if (passed) badges.push(h("span", { class: "badge" }, short("Passed", "\u2713")));
+    if (again) badges.push(h("span", { class: "badge" }, "Wants again"));
     if (onTurn) {
       // Another seat's turn is its clock alone (its box is a few words wide and already lit): "To play" without one.
       const timer = s.turnDeadline ? h("span", { class: "timer", dataset: { deadline: String(s.turnDeadline) } }) : null;

@@ -9,7 +9,7 @@
 
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { startServer, launchBrowser, audit, newPerson, createTable, playThrough, until, playBotGame } from "./support.mjs";
+import { startServer, launchBrowser, audit, newPerson, createTable, playThrough, until, playBotGame, nextPhase, act } from "./support.mjs";
 import { measure } from "./layout.mjs";
 
 let server;
@@ -81,19 +81,42 @@ for (const size of ["desktop", "phone"]) {
 
   // The partnership games draw a scoreboard in the felt's corner: it lies over no seat (on a
   // phone it once covered the top seat's name).
-  for (const [label, preset, options] of [["spades", "spades", { hand_cap: 1 }],
-    ["hearts-6-partners", "hearts", { seats: 6, partnership: "across", hand_cap: 1 }]]) {
-    test(`${size}: a one-hand game of ${label}: the partnership scoreboard lies over no seat in any phase`, async () => {
-      const ada = await newPerson(browser, "Ada", size);
-      const { page } = ada;
-      await createTable(page, server.url, preset, options);
-      await page.locator("#start").click();
-      await page.locator(".scoreboard").waitFor();
-      await playAndMeasure(page, `${label}-${size}`);
-      assert.deepEqual(ada.errors, []);
-      await ada.context.close();
-    });
-  }
+  test(`${size}: a one-hand game of Spades: the partnership scoreboard lies over no seat in any phase`, async () => {
+    const ada = await newPerson(browser, "Ada", size);
+    const { page } = ada;
+    await createTable(page, server.url, "spades", { hand_cap: 1 });
+    await page.locator("#start").click();
+    await page.locator(".scoreboard").waitFor();
+    await playAndMeasure(page, `spades-${size}`);
+    assert.deepEqual(ada.errors, []);
+    await ada.context.close();
+  });
+
+  // Six seats in partnerships, six hands, each passed to the left: the deal goes round every
+  // seat, so that in one hand the partner is the dealer and, having passed, wears three badges
+  // (they once ran out of its box).
+  test(`${size}: six hands of six-seat partnership Hearts: every pass and every phase fit, the scoreboard over no seat`, async () => {
+    const ada = await newPerson(browser, "Ada", size);
+    const { page } = ada;
+    await createTable(page, server.url, "hearts", { seats: 6, partnership: "across", pass_rotation: "left", hand_cap: 6 });
+    await page.locator("#start").click();
+    await page.locator(".scoreboard").waitFor();
+    const seen = new Set();
+    let passes = 0;
+    const deadline = Date.now() + 240000;
+    for (;;) {
+      assert.ok(Date.now() < deadline, "six hands did not end in 4 minutes");
+      const what = await nextPhase(page, { handScored: !seen.has("hand-scored") });
+      if (what === "passing") await measure(page, `hearts-6-partners-${size}-passing-${++passes}`);
+      else if (!seen.has(what)) await measure(page, `hearts-6-partners-${size}-${what}`);
+      seen.add(what);
+      if (what === "game-over") break;
+      if (what !== "hand-scored") await act(page, what);
+    }
+    assert.equal(passes, 6, "a pass a hand");
+    assert.deepEqual(ada.errors, []);
+    await ada.context.close();
+  });
 
   test(`${size}: a table waiting for players, its seats empty, with a button in each`, async () => {
     const ada = await newPerson(browser, "Ada", size);
