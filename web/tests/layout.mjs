@@ -11,7 +11,17 @@ const artifacts = artifactsDir();
 
 /** Everything that must be on the screen is, and the page does not scroll; a screenshot for the contact sheet. */
 export async function measure(page, label) {
+  // The pointer left where the last click was would lift the card under it (a playable card
+  // rises on hover, past the hand's edge by design): the page is measured at rest.
+  await page.mouse.move(0, 0);
   await page.waitForTimeout(150); // a redraw in flight settles
+  // A card on its way (a deal, a pass, a trick going to its winner) is measured where it lands:
+  // every animation that ends is let end (the next hand's deal runs under a hand's scores).
+  await page.evaluate(() => Promise.race([
+    Promise.all(document.getAnimations().filter((a) => a.effect?.getComputedTiming().iterations !== Infinity)
+      .map((a) => a.finished.catch(() => {}))),
+    new Promise((r) => setTimeout(r, 3000)),
+  ]));
   // The screen's size, not innerWidth: a phone browser widens its viewport to show a page that overflows.
   const m = await page.evaluate(({ width: W, height: H }) => {
     const outside = [];
@@ -103,7 +113,10 @@ export async function measure(page, label) {
       if (!el.firstChild || el.clientWidth <= 1) continue;
       if (el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1) clipped.push(`hand: "${el.textContent.trim().slice(0, 10)}"`);
       const r = el.getBoundingClientRect(), box = hand.getBoundingClientRect();
-      if (r.bottom > box.bottom + 1 || r.top < box.top - 1) clipped.push(`hand card ${el.closest(".card")?.dataset.card} cut by the hand's edge`);
+      // A card chosen to pass, or one that may be played, is lifted on purpose: it may rise past
+      // the hand's top; no card may drop past its bottom.
+      const lifted = el.closest(".card")?.matches(".selected, .raised, .playable");
+      if (r.bottom > box.bottom + 1 || (!lifted && r.top < box.top - 1)) clipped.push(`hand card ${el.closest(".card")?.dataset.card} cut by the hand's edge`);
     }
     // What sticks out past the right edge, to name in a failure.
     const wide = [...document.querySelectorAll("body *")].filter((el) => el.getBoundingClientRect().right > W + 1)

@@ -92,13 +92,13 @@ for (const size of ["desktop", "phone"]) {
     await ada.context.close();
   });
 
-  // Six seats in partnerships, six hands, each passed to the left: the deal goes round every
-  // seat, so that in one hand the partner is the dealer and, having passed, wears three badges
-  // (they once ran out of its box).
+  // Six seats in partnerships, six hands (to a target no side reaches in them), each passed to
+  // the left: the deal goes round every seat, so that in one hand the partner is the dealer and,
+  // having passed, wears three badges (they once ran out of its box).
   test(`${size}: six hands of six-seat partnership Hearts: every pass and every phase fit, the scoreboard over no seat`, async () => {
     const ada = await newPerson(browser, "Ada", size);
     const { page } = ada;
-    await createTable(page, server.url, "hearts", { seats: 6, partnership: "across", pass_rotation: "left", hand_cap: 6 });
+    await createTable(page, server.url, "hearts", { seats: 6, partnership: "across", pass_rotation: "left", target_score: 10000, hand_cap: 6 });
     await page.locator("#start").click();
     await page.locator(".scoreboard").waitFor();
     const seen = new Set();
