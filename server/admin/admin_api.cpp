@@ -316,11 +316,7 @@ void Action::list_rule_sets() {
             std::map<std::string, std::int64_t> games;
             if (self->hub_.store) games = self->hub_.store->rule_set_games();
             const auto sets = self->hub_.rule_sets->now();
-            json list = sets ? sets->to_json() : json::array();
-            for (json& set : list) {
-                const auto it = games.find(set["name"].get<std::string>());
-                set["games"] = it == games.end() ? 0 : it->second;
-            }
+            json list = sets ? sets->to_json(games) : json::array();
             const std::string& file = self->hub_.rule_sets->file();
             self->did(AdminAction::list_rule_sets, "",
                       {{"rule_sets", std::move(list)}, {"file", file.empty() ? json(nullptr) : json(file)}});
@@ -330,8 +326,7 @@ void Action::list_rule_sets() {
 
 void Action::put_rule_set(const std::string& name, const std::string& label, const std::string& ruleset) {
     const auto before = hub_.rule_sets->now();
-    const bool known = before && std::any_of(before->all().begin(), before->all().end(),
-                                             [&](const RuleSet& s) { return s.name == name; });
+    const bool known = before && before->find(name);
     edit_rule_sets(
         AdminAction::put_rule_set, name,
         [&](const RuleSets& sets) { return sets.with(name, label, ruleset); }, {{"created", !known}});
@@ -339,7 +334,7 @@ void Action::put_rule_set(const std::string& name, const std::string& label, con
 
 void Action::remove_rule_set(const std::string& name) {
     const auto before = hub_.rule_sets->now();
-    if (!before || std::none_of(before->all().begin(), before->all().end(), [&](const RuleSet& s) { return s.name == name; }))
+    if (!before || !before->find(name))
         return refuse(http::status::not_found, "no_such_rule_set", "no rule set \"" + name + "\"");
     edit_rule_sets(
         AdminAction::remove_rule_set, name, [&](const RuleSets& sets) { return sets.without(name); }, {{"removed", true}});
@@ -351,16 +346,18 @@ void Action::edit_rule_sets(AdminAction action, const std::string& name,
                             const std::function<Outcome<RuleSets, std::string>(const RuleSets&)>& change, json done) {
     auto edited = hub_.rule_sets->edit(change);
     if (!edited) {
-        if (edited.error() == "no_file")
-            return refuse(http::status::conflict, "no_rule_sets_file",
-                          "this server keeps no rule sets: start it with --rule-sets FILE, the file that keeps them");
-        if (edited.error().rfind("cannot save", 0) == 0)
-            return refuse(http::status::internal_server_error, "rule_sets_not_saved", edited.error());
-        return refuse(http::status::bad_request, "bad_rule_set", edited.error());
+        using Kind = RuleSetShelf::EditError::Kind;
+        switch (edited.error().kind) {
+            case Kind::no_file:
+                return refuse(http::status::conflict, "no_rule_sets_file",
+                              "this server keeps no rule sets: start it with --rule-sets FILE, the file that keeps them");
+            case Kind::not_saved:
+                return refuse(http::status::internal_server_error, "rule_sets_not_saved", edited.error().message);
+            case Kind::refused: return refuse(http::status::bad_request, "bad_rule_set", edited.error().message);
+        }
     }
-    done["rule_set"] = name;
-    for (const RuleSet& s : (*edited)->all())
-        if (s.name == name) done["rule_set"] = {{"name", s.name}, {"label", s.label}, {"ruleset", s.ruleset}};
+    const RuleSet* set = (*edited)->find(name);
+    done["rule_set"] = set ? json{{"name", set->name}, {"label", set->label}, {"ruleset", set->ruleset}} : json(name);
     done["rule_sets"] = (*edited)->all().size();
     did(action, name, std::move(done));
 }

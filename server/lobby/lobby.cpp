@@ -197,11 +197,7 @@ void Lobby::answer_hello(PendingHello& answer, const LobbyRequest& request, Play
                            {"bots_after_ms", hub_->config.quick_play_wait_ms}};
     // The host's named rule sets, to offer first (rule_sets.hpp).
     const auto sets = hub_->rule_sets ? hub_->rule_sets->now() : nullptr;
-    reply["rule_sets"] = sets ? sets->to_json() : json::array();
-    for (json& set : reply["rule_sets"]) {
-        const auto it = rule_set_games_.find(set["name"].get<std::string>());
-        set["games"] = it == rule_set_games_.end() ? 0 : it->second;
-    }
+    reply["rule_sets"] = sets ? sets->to_json(rule_set_games_) : json::array();
     // Many nodes: the client learns it should open a connection per table (/ws?table=ID).
     if (!hub_->config.node_id.empty()) reply["node"] = hub_->config.node_id;
     // The player (and its name) is stored before the client hears of it:

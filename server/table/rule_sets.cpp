@@ -1,7 +1,9 @@
 #include "server/table/rule_sets.hpp"
 #include "server/base/ids.hpp"
+#include "storage/file_sync.hpp"
 
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <set>
@@ -78,6 +80,12 @@ const RuleSet* RuleSets::of(const Ruleset& rules) const {
     return of_key(dump_text(sparts::to_json(rules)));
 }
 
+const RuleSet* RuleSets::find(const std::string& name) const {
+    for (const RuleSet& s : sets_)
+        if (s.name == name) return &s;
+    return nullptr;
+}
+
 const RuleSet* RuleSets::of_key(const std::string& ruleset_text) const {
     for (const RuleSet& s : sets_)
         if (s.key == ruleset_text) return &s;
@@ -90,6 +98,15 @@ nlohmann::json RuleSets::to_json() const {
     return list;
 }
 
+nlohmann::json RuleSets::to_json(const std::map<std::string, std::int64_t>& games) const {
+    nlohmann::json list = to_json();
+    for (nlohmann::json& set : list) {
+        const auto it = games.find(set["name"].get<std::string>());
+        set["games"] = it == games.end() ? 0 : it->second;
+    }
+    return list;
+}
+
 nlohmann::json RuleSets::brief(const RuleSet& set) { return {{"name", set.name}, {"label", set.label}}; }
 
 Outcome<RuleSets, std::string> RuleSets::with(const std::string& name, const std::string& label,
@@ -98,13 +115,10 @@ Outcome<RuleSets, std::string> RuleSets::with(const std::string& name, const std
     if (!rules) return "rule set \"" + name + "\": ruleset: " + rules.error().message();
     nlohmann::json list = to_json();
     const nlohmann::json entry = {{"name", name}, {"label", label}, {"ruleset", *rules}};
-    bool replaced = false;
-    for (nlohmann::json& e : list)
-        if (e["name"] == name) {
-            e = entry;
-            replaced = true;
-        }
-    if (!replaced) list.push_back(entry);
+    if (const RuleSet* known = find(name))
+        list[static_cast<std::size_t>(known - sets_.data())] = entry;
+    else
+        list.push_back(entry);
     return parse(dump_text(list));
 }
 
@@ -116,8 +130,8 @@ Outcome<RuleSets, std::string> RuleSets::without(const std::string& name) const 
 }
 
 std::optional<std::string> RuleSets::write(const std::string& path) const {
-    // A whole new file, then renamed over the old: a crash leaves the old file or the new,
-    // never half of one.
+    // A whole new file, synced, then renamed over the old and the folder synced: a crash leaves
+    // the old file or the new, never half of one, and an edit answered is an edit kept.
     const std::string temporary = path + ".new";
     {
         std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
@@ -125,10 +139,12 @@ std::optional<std::string> RuleSets::write(const std::string& path) const {
         out.flush();
         if (!out) return "cannot write " + temporary;
     }
-    if (std::rename(temporary.c_str(), path.c_str()) != 0) {
+    if (!storage::sync_path(temporary, false) || std::rename(temporary.c_str(), path.c_str()) != 0) {
         std::remove(temporary.c_str());
         return "cannot replace " + path;
     }
+    const std::string folder = std::filesystem::path(path).parent_path().string();
+    if (!storage::sync_path(folder.empty() ? "." : folder, true)) return "cannot sync the folder of " + path;
     return std::nullopt;
 }
 
@@ -142,14 +158,14 @@ void RuleSetShelf::put(std::shared_ptr<const RuleSets> sets) {
     sets_ = std::move(sets);
 }
 
-Outcome<std::shared_ptr<const RuleSets>, std::string> RuleSetShelf::edit(
+Outcome<std::shared_ptr<const RuleSets>, RuleSetShelf::EditError> RuleSetShelf::edit(
     const std::function<Outcome<RuleSets, std::string>(const RuleSets&)>& change) {
     std::lock_guard edits(edit_mutex_);
-    if (file_.empty()) return std::string("no_file");
+    if (file_.empty()) return EditError{EditError::Kind::no_file, "no --rule-sets file"};
     const std::shared_ptr<const RuleSets> before = now();
     auto after = change(before ? *before : RuleSets());
-    if (!after) return after.error();
-    if (auto problem = after->write(file_)) return "cannot save: " + *problem;
+    if (!after) return EditError{EditError::Kind::refused, after.error()};
+    if (auto problem = after->write(file_)) return EditError{EditError::Kind::not_saved, "cannot save: " + *problem};
     auto made = std::make_shared<const RuleSets>(std::move(*after));
     put(made);
     return made;

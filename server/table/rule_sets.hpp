@@ -24,6 +24,7 @@
 #include <string_view>
 #include <vector>
 
+#include <map>
 #include "engine/ruleset.hpp"
 #include "protocol/outcome.hpp"
 
@@ -49,9 +50,14 @@ public:
     // The rule set a table with these rules belongs to, if any.
     const RuleSet* of(const Ruleset& rules) const;
     const RuleSet* of_key(const std::string& ruleset_text) const;
+    // The rule set of that name, if any.
+    const RuleSet* find(const std::string& name) const;
     const std::vector<RuleSet>& all() const { return sets_; }
-    // [{name, label, ruleset}], in the file's order: the hello reply's rule_sets.
+    // [{name, label, ruleset}], in the file's order: what the file holds.
     nlohmann::json to_json() const;
+    // The same, each with how many games it has had (`games`, by name; none: 0): the hello's
+    // rule_sets, and the admin API's list.
+    nlohmann::json to_json(const std::map<std::string, std::int64_t>& games) const;
     // {name, label} of a rule set, for a table's info and list entry.
     static nlohmann::json brief(const RuleSet& set);
 
@@ -60,7 +66,8 @@ public:
     Outcome<RuleSets, std::string> with(const std::string& name, const std::string& label,
                                         const std::string& ruleset_text) const;
     Outcome<RuleSets, std::string> without(const std::string& name) const;
-    // Saved to `path` whole (a new file renamed over the old); what went wrong, if anything.
+    // Saved to `path` whole and durable (a new file, synced, renamed over the old); what went
+    // wrong, if anything.
     std::optional<std::string> write(const std::string& path) const;
 
 private:
@@ -72,13 +79,19 @@ private:
 // whole, one edit at a time, the file saved first.
 class RuleSetShelf {
 public:
+    // Why an edit changed nothing.
+    struct EditError {
+        enum class Kind { no_file, refused, not_saved };
+        Kind kind;            // no_file: started without --rule-sets, nothing could keep it;
+        std::string message;  // refused: the change is not right (what is wrong); not_saved: the file
+    };
+
     explicit RuleSetShelf(std::string file = {}) : file_(std::move(file)) {}
     // Null: the server offers none (no --rule-sets).
     std::shared_ptr<const RuleSets> now() const;
     void put(std::shared_ptr<const RuleSets> sets);
-    // `change` applied to the rule sets now, saved to the file, then offered; or what is
-    // wrong ("no_file": the server was started without --rule-sets, so nothing could keep it).
-    Outcome<std::shared_ptr<const RuleSets>, std::string> edit(
+    // `change` applied to the rule sets now, saved to the file, then offered.
+    Outcome<std::shared_ptr<const RuleSets>, EditError> edit(
         const std::function<Outcome<RuleSets, std::string>(const RuleSets&)>& change);
     const std::string& file() const { return file_; }
 

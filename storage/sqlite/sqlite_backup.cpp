@@ -1,10 +1,9 @@
 #include "storage/sqlite/sqlite_backup.hpp"
+#include "storage/file_sync.hpp"
 
 #include <chrono>
 #include <filesystem>
-#include <fcntl.h>
 #include <sqlite3.h>
-#include <unistd.h>
 
 namespace sparts::storage {
 
@@ -23,15 +22,6 @@ struct Connection {
         db = nullptr;
     }
 };
-
-// fsync a file or a folder by name; false if it could not be opened or synced.
-bool sync_path(const std::string& path, bool folder) {
-    const int fd = ::open(path.c_str(), (folder ? O_RDONLY | O_DIRECTORY : O_RDONLY) | O_CLOEXEC);
-    if (fd < 0) return false;
-    const bool ok = ::fsync(fd) == 0;
-    ::close(fd);
-    return ok;
-}
 
 }  // namespace
 

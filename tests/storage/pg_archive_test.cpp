@@ -219,63 +219,53 @@ TEST_CASE("archive pages on PostgreSQL: every filter and combination pages throu
     const Millis day = 86'400'000;
     const Millis mid = first + (last - first) / 2;
 
-    int shapes = 0;
+    std::vector<ArchiveQuery> shapes;
+    const auto add = [&](std::string who, std::string preset, std::string rule_set, Millis from, Millis to) {
+        ArchiveQuery q;
+        q.player = std::move(who);
+        q.preset = std::move(preset);
+        q.rule_set = std::move(rule_set);
+        q.from = from;
+        q.to = to;
+        q.limit = 50;
+        shapes.push_back(std::move(q));
+    };
     for (const std::string& who : {std::string(), player(3), player(285), player(1000)})
         for (const std::string& preset : {std::string(), std::string("spades"), std::string("bga-sparts"),
                                           std::string("nonesuch")})
             for (const auto& [from, to] : std::vector<std::pair<Millis, Millis>>{
-                     {0, 0}, {mid - day, 0}, {0, mid}, {mid - 2 * day, mid + day / 2}, {last + 1, 0}}) {
-                ArchiveQuery q;
-                q.player = who;
-                q.preset = preset;
-                q.from = from;
-                q.to = to;
-                q.limit = 50;
-                CAPTURE(q.player);
-                CAPTURE(q.preset);
-                CAPTURE(q.from);
-                CAPTURE(q.to);
-                ++shapes;
-                const auto want = expected(all, q);
-                std::vector<std::string> cursors;
-                CHECK(paged(*store, q, cursors) == want);
-                CHECK(cursors.size() == (want.empty() ? 0 : (want.size() - 1) / 50));
-                // The plans of the first page, of a page from a cursor in the middle of the archive, and
-                // of the query's own last page.
-                CHECK(plan_problem(store->list_games_plan(q), q) == "");
-                ArchiveQuery deeper = q;
-                deeper.cursor = ArchiveCursor{mid, 10000}.text();
-                CHECK(plan_problem(store->list_games_plan(deeper), deeper) == "");
-                if (!cursors.empty()) {
-                    ArchiveQuery final_page = q;
-                    final_page.cursor = cursors.back();
-                    CHECK(plan_problem(store->list_games_plan(final_page), final_page) == "");
-                }
-            }
-    CHECK(shapes == 80);
+                     {0, 0}, {mid - day, 0}, {0, mid}, {mid - 2 * day, mid + day / 2}, {last + 1, 0}})
+                add(who, preset, "", from, to);
+    CHECK(shapes.size() == 80);
     // A host's named rule set: alone, with a player, with dates; one no game has.
     for (const std::string& who : {std::string(), player(3), player(1000)})
         for (const std::string& set : {std::string("street"), std::string("nonesuch")})
             for (const auto& [from, to] :
-                 std::vector<std::pair<Millis, Millis>>{{0, 0}, {mid - 2 * day, mid + day / 2}, {last + 1, 0}}) {
-                ArchiveQuery q;
-                q.player = who;
-                q.rule_set = set;
-                q.from = from;
-                q.to = to;
-                q.limit = 50;
-                CAPTURE(q.player);
-                CAPTURE(q.rule_set);
-                CAPTURE(q.from);
-                CAPTURE(q.to);
-                const auto want = expected(all, q);
-                std::vector<std::string> cursors;
-                CHECK(paged(*store, q, cursors) == want);
-                CHECK(plan_problem(store->list_games_plan(q), q) == "");
-                ArchiveQuery deeper = q;
-                deeper.cursor = ArchiveCursor{mid, 10000}.text();
-                CHECK(plan_problem(store->list_games_plan(deeper), deeper) == "");
-            }
+                 std::vector<std::pair<Millis, Millis>>{{0, 0}, {mid - 2 * day, mid + day / 2}, {last + 1, 0}})
+                add(who, "", set, from, to);
+
+    for (const ArchiveQuery& q : shapes) {
+        CAPTURE(q.player);
+        CAPTURE(q.preset);
+        CAPTURE(q.rule_set);
+        CAPTURE(q.from);
+        CAPTURE(q.to);
+        const auto want = expected(all, q);
+        std::vector<std::string> cursors;
+        CHECK(paged(*store, q, cursors) == want);
+        CHECK(cursors.size() == (want.empty() ? 0 : (want.size() - 1) / 50));
+        // The plans of the first page, of a page from a cursor in the middle of the archive, and
+        // of the query's own last page.
+        CHECK(plan_problem(store->list_games_plan(q), q) == "");
+        ArchiveQuery deeper = q;
+        deeper.cursor = ArchiveCursor{mid, 10000}.text();
+        CHECK(plan_problem(store->list_games_plan(deeper), deeper) == "");
+        if (!cursors.empty()) {
+            ArchiveQuery final_page = q;
+            final_page.cursor = cursors.back();
+            CHECK(plan_problem(store->list_games_plan(final_page), final_page) == "");
+        }
+    }
 
     // An older server's cursor ("finished/table/game") goes on after the game it names.
     ArchiveQuery q;
