@@ -509,7 +509,8 @@ int size(const Args& a) {
     while (per.executeStep()) {
         const std::string name = per.getColumn(0).getString();
         if (name == "archive" || name == "archive_records") payload += per.getColumn(2).getDouble();
-        if (name == "archive" || name.starts_with("archive_")) {
+        // The archive's own: its tables and indexes, and the numbers of its players (schema version 12).
+        if (name == "archive" || name.starts_with("archive_") || name.find("player_numbers") != std::string::npos) {
             archive_bytes += per.getColumn(1).getDouble();
             archive_payload += per.getColumn(2).getDouble();
         }
@@ -517,10 +518,10 @@ int size(const Args& a) {
                     per.getColumn(2).getDouble() / 1e6, per.getColumn(3).getDouble() / 1e6);
     }
     if (games > 0 && payload > 0) {
-        std::printf("per game: %.0f bytes on disk, %.0f bytes of payload (the archive's rows and records): %.2fx\n",
+        std::printf("per game: %.0f bytes on disk, %.0f bytes of payload (the archive's rows and records): %.3fx\n",
                     pages * page_size / games, payload / games, pages * page_size / payload);
         // The archive alone, without what the tables open at the time hold (the journal, the games in progress).
-        std::printf("the archive's tables and indexes: %.0f bytes a game: %.2fx the rows' and records' payload, "
+        std::printf("the archive's tables and indexes: %.0f bytes a game: %.3fx the rows' and records' payload, "
                     "%.2fx their own (the indexes' keys included)\n",
                     archive_bytes / games, archive_bytes / payload, archive_bytes / archive_payload);
     }

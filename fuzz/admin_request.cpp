@@ -100,6 +100,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         case AdminAction::list_connections:
         case AdminAction::list_bans:
         case AdminAction::list_backups:
+        case AdminAction::list_retirements:
         case AdminAction::list_rule_sets:
             if (method != http::verb::get) fail("a list with a method other than GET", path);
             break;
@@ -108,6 +109,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             if (method != http::verb::post) fail("a backup with a method other than POST", path);
             if (!q.table.empty() || !q.player.empty() || !q.reason.empty() || !q.text.empty())
                 fail("a backup took something from its request", path);
+            break;
+        case AdminAction::retire:
+            // The server names the file and the age is its setting: nothing of the request reaches it.
+            if (method != http::verb::post) fail("a retirement with a method other than POST", path);
+            if (!q.table.empty() || !q.player.empty() || !q.reason.empty() || !q.text.empty())
+                fail("a retirement took something from its request", path);
             break;
         case AdminAction::close_table:
             if (!table_id(q.table)) fail("a close of a table id that is none", q.table);

@@ -38,6 +38,9 @@ public:
     std::optional<storage::PlayerRatings> player_ratings(const std::string&) override { return std::nullopt; }
     std::vector<storage::ArchivedGameSummary> oldest_games(storage::Millis, int) override { return {}; }
     std::vector<storage::PresetRating> retired_ratings() override { return {}; }
+    Outcome<std::unique_ptr<RetirementHold>, std::string> hold_retirement() override {
+        return std::unique_ptr<RetirementHold>(std::make_unique<RetirementHold>());
+    }
     Stats stats() const override { return {}; }
 
 private:

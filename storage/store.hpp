@@ -106,6 +106,13 @@ public:
     // so far (RetireGames), which a rebuild starts from.
     virtual std::vector<ArchivedGameSummary> oldest_games(Millis before, int limit) = 0;
     virtual std::vector<PresetRating> retired_ratings() = 0;
+    // Retention by one process at a time of all that share the database: each step's rating rows
+    // go on from those the steps before it left, so two at once would play some games twice. The
+    // hold lasts as long as the object; an error when another has it, or it cannot be taken.
+    struct RetirementHold {
+        virtual ~RetirementHold() = default;
+    };
+    virtual Outcome<std::unique_ptr<RetirementHold>, std::string> hold_retirement() = 0;
 
     // How many games each of the host's named rule sets has had (FinishGame::rule_set), by name:
     // a row each, read, not counted. Any thread.

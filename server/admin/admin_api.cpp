@@ -15,6 +15,7 @@
 #include "protocol/json_text.hpp"
 #include "server/admin/admin_request.hpp"
 #include "server/admin/backups.hpp"
+#include "server/admin/retirement.hpp"
 #include "server/net/hub.hpp"
 #include "server/lobby/lobby.hpp"
 #include "server/net/session.hpp"
@@ -112,11 +113,17 @@ private:
     void broadcast(const std::string& text);
     void backup();
     void list_backups();
+    void retire();
+    void list_retirements();
     void list_rule_sets();
     void put_rule_set(const std::string& name, const std::string& label, const std::string& ruleset);
     void remove_rule_set(const std::string& name);
     void edit_rule_sets(AdminAction action, const std::string& name,
                         const std::function<Outcome<RuleSets, std::string>(const RuleSets&)>& change, json done);
+    void refuse_retirement_off() {
+        refuse(http::status::conflict, "retirement_off",
+               "this server retires no games: start it with --retire-dir and --retire-after-days");
+    }
     void refuse_backups_off() {
         refuse(http::status::conflict, "backups_off", "this server makes no backups: start it with --backup-dir");
     }
@@ -150,6 +157,8 @@ void Action::route(http::verb method, std::string_view path, const std::string& 
             case AdminAction::broadcast: return broadcast(q.text);
             case AdminAction::backup: return backup();
             case AdminAction::list_backups: return list_backups();
+            case AdminAction::retire: return retire();
+            case AdminAction::list_retirements: return list_retirements();
             case AdminAction::list_rule_sets: return list_rule_sets();
             case AdminAction::put_rule_set: return put_rule_set(q.rule_set, q.label, q.ruleset);
             case AdminAction::remove_rule_set: return remove_rule_set(q.rule_set);
@@ -307,6 +316,20 @@ void Action::backup() {
 void Action::list_backups() {
     if (!hub_.backups) return refuse_backups_off();
     did(AdminAction::list_backups, "", hub_.backups->status());
+}
+
+void Action::retire() {
+    if (!hub_.retirement) return refuse_retirement_off();
+    auto started = hub_.retirement->start("admin");
+    if (!started)
+        return refuse(http::status::conflict, started.error().busy ? "retirement_running" : "retirement_failed",
+                      started.error().message);
+    did(AdminAction::retire, *started, {{"file", *started}, {"running", true}});
+}
+
+void Action::list_retirements() {
+    if (!hub_.retirement) return refuse_retirement_off();
+    did(AdminAction::list_retirements, "", hub_.retirement->status());
 }
 
 void Action::list_rule_sets() {

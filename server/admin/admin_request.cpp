@@ -114,6 +114,8 @@ Outcome<AdminRequest, AdminRefusal> read_admin_request(http::verb method, std::s
         {{"admin", "rule-sets"}, http::verb::get, AdminAction::list_rule_sets},
         {{"admin", "rule-sets", "*"}, http::verb::put, AdminAction::put_rule_set},
         {{"admin", "rule-sets", "*"}, http::verb::delete_, AdminAction::remove_rule_set},
+        {{"admin", "retirements"}, http::verb::post, AdminAction::retire},
+        {{"admin", "retirements"}, http::verb::get, AdminAction::list_retirements},
     };
     std::string allow;
     for (const Route& r : routes) {
@@ -137,9 +139,11 @@ Outcome<AdminRequest, AdminRefusal> read_admin_request(http::verb method, std::s
             case AdminAction::list_tables:
             case AdminAction::list_connections:
             case AdminAction::list_backups:
+            case AdminAction::list_retirements:
             case AdminAction::list_rule_sets:
             case AdminAction::list_bans: break;
             case AdminAction::backup:
+            case AdminAction::retire:
                 // No body, or an empty object: the server names the file (the folder is its setting).
                 if (!body.empty())
                     if (auto doc = object_body(body, {}); !doc) return doc.error();

@@ -17,6 +17,7 @@
 #include "server/host/host_token.hpp"
 #include "server/host/webhook.hpp"
 #include "server/admin/backups.hpp"
+#include "server/admin/retirement.hpp"
 #include "server/net/listener.hpp"
 #include "server/net/session.hpp"
 #include "server/table/table.hpp"
@@ -177,6 +178,16 @@ std::uint16_t Server::start() {
             schedule_backup();
         }
     }
+    if (!config_.retire_dir.empty()) {
+        if (!store_) throw std::runtime_error("--retire-dir retires games from the archive: it needs a --database");
+        retirement_ = std::make_unique<Retirement>(*store_, config_.retire_dir, config_.retire_after_days, metrics_);
+        hub_.retirement = retirement_.get();
+        if (config_.retire_every_seconds > 0) {
+            retirement_timer_ = std::make_unique<net::steady_timer>(io_);
+            // The first a minute after start, once the tables brought back have settled.
+            schedule_retirement(std::chrono::seconds(std::min(60, config_.retire_every_seconds)));
+        }
+    }
     if (const auto bad = TrustedProxies::check(config_.trusted_proxies))
         throw std::runtime_error("--trusted-proxies: \"" + *bad + "\" is neither an IP address nor a network like 10.0.0.0/8");
     boost::system::error_code bad_address;
@@ -277,6 +288,17 @@ void Server::schedule_backup() {
         // One still under way (a copy slower than the interval) is let be: the next comes at the next tick.
         if (auto started = backups_->start("schedule"); !started) spdlog::warn("backup (schedule): {}", started.error().message);
         schedule_backup();
+    });
+}
+
+void Server::schedule_retirement(std::chrono::seconds after) {
+    retirement_timer_->expires_after(after);
+    retirement_timer_->async_wait([this](const boost::system::error_code& ec) {
+        if (ec || hub_.stopping) return;
+        // A run still under way (a year of games at once) is let be: the next comes at the next tick.
+        if (auto started = retirement_->start("schedule"); !started)
+            spdlog::warn("retirement (schedule): {}", started.error().message);
+        schedule_retirement(std::chrono::seconds(config_.retire_every_seconds));
     });
 }
 

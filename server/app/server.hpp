@@ -25,6 +25,7 @@ class HostTokenVerifier;
 class GameOverWebhook;
 class AdminApi;
 class Backups;
+class Retirement;
 class ServerRoutes;
 
 class Server {
@@ -56,6 +57,7 @@ private:
     void fit_connections_to_file_limit();
     void restore();
     void schedule_backup();
+    void schedule_retirement(std::chrono::seconds after);
 
     Config config_;
     boost::asio::io_context io_;
@@ -79,6 +81,8 @@ private:
     std::unique_ptr<AdminApi> admin_;  // with --admin-token-file only
     std::unique_ptr<Backups> backups_;  // with --backup-dir only; after store_: its copy ends first
     std::unique_ptr<boost::asio::steady_timer> backup_timer_;  // --backup-every-seconds
+    std::unique_ptr<Retirement> retirement_;  // with --retire-dir only; after store_: its run ends first
+    std::unique_ptr<boost::asio::steady_timer> retirement_timer_;  // --retire-every-seconds
     std::unique_ptr<ServerRoutes> routes_;
     std::atomic<bool> closing_sessions_{false};  // the drain's timer and its last table may both get there
     std::shared_ptr<Listener> listener_;

@@ -9,13 +9,13 @@ namespace sparts::server {
 
 enum class AdminAction {
     list_tables, list_connections, close_table, remove_player, list_bans, ban, unban, broadcast, backup, list_backups,
-    list_rule_sets, put_rule_set, remove_rule_set
+    list_rule_sets, put_rule_set, remove_rule_set, retire, list_retirements
 };
 
-inline constexpr std::array<std::string_view, 13> kAdminActionNames = {
-    "list_tables", "list_connections", "close_table",    "remove_player", "list_bans",
-    "ban",         "unban",            "broadcast",      "backup",        "list_backups",
-    "list_rule_sets", "put_rule_set",  "remove_rule_set"};
+inline constexpr std::array<std::string_view, 15> kAdminActionNames = {
+    "list_tables",    "list_connections", "close_table",     "remove_player", "list_bans",
+    "ban",            "unban",            "broadcast",       "backup",        "list_backups",
+    "list_rule_sets", "put_rule_set",     "remove_rule_set", "retire",        "list_retirements"};
 
 inline std::string_view to_string(AdminAction a) { return kAdminActionNames[static_cast<std::size_t>(a)]; }
 

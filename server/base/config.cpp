@@ -268,6 +268,17 @@ const std::vector<Setting>& settings() {
                "a backup into --backup-dir this often, 3600 for hourly (0: only when the admin API asks)",
                &C::backup_every_seconds, 0, 31536000),
         number("backup-keep", "the newest backups kept in --backup-dir; older ones are removed", &C::backup_keep, 1, 10000),
+        text("retire-dir",
+             "a folder for the JSON Lines files of retired games (--retire-after-days); none: no retention while "
+             "the server runs",
+             &C::retire_dir),
+        number("retire-after-days",
+               "with --retire-dir: the finished games older than this are exported there and dropped from the "
+               "archive, while play goes on (0: never)",
+               &C::retire_after_days, 0, 36500),
+        number("retire-every-seconds",
+               "retention runs this often, the first a minute after start (0: only when the admin API asks)",
+               &C::retire_every_seconds, 0, 31536000),
     };
     return table;
 }
@@ -440,6 +451,9 @@ Outcome<Config, std::string> read_config(const std::vector<std::string>& args, c
     if (std::string problem = parse_flags(app, args); !problem.empty()) return problem;  // read well the first time
     if (!c.guests && c.login_algorithm == "off")
         return std::string("--guests off needs --login-algorithm: with neither guests nor logins nobody could play");
+    if (c.retire_dir.empty() != (c.retire_after_days == 0))
+        return std::string("--retire-dir and --retire-after-days go together: the folder retired games are written "
+                           "to, and their age in days");
     if (c.backup_every_seconds > 0 && c.backup_dir.empty())
         return std::string("--backup-every-seconds needs --backup-dir, the folder the backups are written to");
     if (!c.webhook_url.empty() && c.webhook_secret_file.empty())

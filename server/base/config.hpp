@@ -88,6 +88,10 @@ struct Config {
     std::string backup_dir;           // empty: none (the admin API's backups are refused)
     int backup_every_seconds = 0;     // 0: only when the admin API asks
     int backup_keep = 7;              // the newest kept
+    // Retention while the server runs (admin/retirement.hpp; docs/OPERATING.md, "Retention").
+    std::string retire_dir;            // empty: none (the admin API's retirements are refused)
+    int retire_after_days = 0;         // with retire_dir
+    int retire_every_seconds = 86400;  // 0: only when the admin API asks
 
     // A command rather than a setting (a flag only, never from the environment or a file):
     // copy this SQLite file's history into the PostgreSQL --database, check it, and exit.

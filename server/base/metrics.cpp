@@ -128,6 +128,13 @@ std::string Metrics::render(std::int64_t connections, std::int64_t open_tables) 
     line(out, "sparts_backup_last_bytes", "gauge", "The size of the last good backup.", v(backup_last_bytes));
     line(out, "sparts_backup_last_duration_seconds", "gauge", "How long the last good backup took.",
          v(backup_last_took_ms) / 1000.0);
+    line(out, "sparts_games_retired_total", "counter",
+         "Finished games exported to --retire-dir and dropped from the archive by this server.", v(games_retired));
+    line(out, "sparts_retirements_failed_total", "counter", "Runs of retention that ended in an error.",
+         v(retirements_failed));
+    line(out, "sparts_retirement_last_success_timestamp_seconds", "gauge",
+         "The end of the last retention run that ended well, in Unix seconds; 0: none yet.",
+         v(retirement_last_ms) / 1000.0);
     line(out, "sparts_archive_reads_total", "counter", "Archive and replay reads.", v(archive_reads));
     line(out, "sparts_archive_cache_hits_total", "counter", "Archive reads answered from the rendering cache.",
          v(archive_cache_hits));

@@ -85,6 +85,11 @@ struct Metrics {
     std::atomic<std::int64_t> backup_last_ms{0};
     std::atomic<std::int64_t> backup_last_bytes{0};
     std::atomic<std::int64_t> backup_last_took_ms{0};
+    // Retention while the server runs (admin/retirement.hpp): games retired, runs that ended in
+    // an error, and the end of the last good run (Unix ms; 0: none yet).
+    std::atomic<std::uint64_t> games_retired{0};
+    std::atomic<std::uint64_t> retirements_failed{0};
+    std::atomic<std::int64_t> retirement_last_ms{0};
     Histogram action_to_broadcast;  // an act received -> its events queued to every connection
     Histogram commit;               // a step handed to the store -> committed
 

@@ -20,6 +20,7 @@
 namespace sparts::server {
 
 class Backups;
+class Retirement;
 class GameOverWebhook;
 class HostTokenVerifier;
 class Lobby;
@@ -56,6 +57,7 @@ struct Hub {
     const HostTokenVerifier* logins = nullptr;  // null: --login-algorithm off
     GameOverWebhook* webhook = nullptr;         // null: no --webhook-url
     Backups* backups = nullptr;                 // null: no --backup-dir
+    Retirement* retirement = nullptr;           // null: no --retire-dir
     Routes* routes = nullptr;                   // where requests go (app/routes.hpp); set before listening
     RuleSetShelf* rule_sets = nullptr;          // the host's named rule sets now (table/rule_sets.hpp)
     std::atomic<bool> stopping{false};

@@ -143,12 +143,13 @@ Outcome<CopiedHistory, std::string> copy_sqlite_to_postgres(const std::string& s
                                           {"rule_set", "rule_set", "text", As::text},
                                           {"id", "record", "bytea", As::record}},
                                          "id");
-            copy(sqlite, pg, "archive_players", "archive_players",
-                 {{"player", "player", "text", As::text},
-                  {"preset", "preset", "text", As::text},
-                  {"finished_ms", "finished_ms", "bigint", As::number},
-                  {"id", "id", "bigint", As::number}},
-                 "player, preset, finished_ms, id");
+            // SQLite numbers the players of archive_players (its version 12); PostgreSQL keys them by id.
+            copy(sqlite, pg, "archive_players p JOIN player_numbers n ON n.number = p.number", "archive_players",
+                 {{"n.player", "player", "text", As::text},
+                  {"p.preset", "preset", "text", As::text},
+                  {"p.finished_ms", "finished_ms", "bigint", As::number},
+                  {"p.id", "id", "bigint", As::number}},
+                 "n.player, p.preset, p.finished_ms, p.id");
             copied.games = copied.finished_games +
                            copy(sqlite, pg, "games_in_progress", "games_in_progress",
                                 {{"table_id", "table_id", "text", As::text},

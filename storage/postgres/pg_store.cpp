@@ -23,6 +23,8 @@ namespace {
 // share; and the one migrations take, so that nodes starting together migrate once.
 constexpr std::int64_t kServerLock = 0x5350415254530001;   // "SPARTS" 1
 constexpr std::int64_t kMigrationLock = 0x5350415254530002;
+// Retention's (Store::hold_retirement): one process of every node's at a time.
+constexpr std::int64_t kRetirementLock = 0x5350415254530003;
 
 constexpr const char* kJournalColumns = "table_id, game, seq, at_ms, events, seat, action, action_text, type, payload";
 
@@ -1191,6 +1193,23 @@ std::optional<PlayerRatings> PgStore::player_ratings(const std::string& player) 
 
 std::vector<ArchivedGameSummary> PgStore::oldest_games(Millis before, int limit) {
     return reader_->with([&](pg::Connection& db) { return pg_oldest_games(db, before, limit); });
+}
+
+Outcome<std::unique_ptr<Store::RetirementHold>, std::string> PgStore::hold_retirement() {
+    // A session's advisory lock, on a connection of the hold's own: it ends with the connection,
+    // whatever ends the process.
+    struct Hold final : RetirementHold {
+        explicit Hold(const std::string& url) : conn(url) {}
+        pg::Connection conn;
+    };
+    try {
+        auto hold = std::make_unique<Hold>(url_);
+        if (!hold->conn.exec("SELECT pg_try_advisory_lock($1)", pg::Params().number(kRetirementLock)).boolean(0, 0))
+            return std::string("old games are being retired already (by this node or another)");
+        return std::unique_ptr<RetirementHold>(std::move(hold));
+    } catch (const pg::Error& e) {
+        return "cannot hold the retirement lock: " + pg::scrub(e.what(), url_);
+    }
 }
 
 std::vector<PresetRating> PgStore::retired_ratings() {

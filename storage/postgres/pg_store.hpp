@@ -56,6 +56,7 @@ public:
     std::optional<ArchivedRecord> load_record(const std::string& table, int game) override;
     std::vector<ArchivedGameSummary> oldest_games(Millis before, int limit) override;
     std::vector<PresetRating> retired_ratings() override;
+    Outcome<std::unique_ptr<RetirementHold>, std::string> hold_retirement() override;
     LeaderboardPage leaderboard(const LeaderboardQuery& query) override;
     std::optional<PlayerRatings> player_ratings(const std::string& player) override;
 

@@ -271,6 +271,28 @@ CREATE TABLE rule_set_games (
   games  INTEGER NOT NULL
 ) WITHOUT ROWID;
 )sql",
+        // 12: archive_players keyed by a number for each player (player_numbers) instead of the
+        // player's id: a row a seat of every finished game, and the id's 17 characters were a
+        // third of what a one-hand game cost beyond its payload (docs/FIGURES.md).
+        R"sql(
+CREATE TABLE player_numbers (         -- every player of the archive, numbered once
+  number  INTEGER PRIMARY KEY,
+  player  TEXT NOT NULL UNIQUE
+);
+INSERT INTO player_numbers (player) SELECT DISTINCT player FROM archive_players ORDER BY player;
+CREATE TABLE archive_players_by_number (
+  number       INTEGER NOT NULL,      -- player_numbers.number
+  preset       TEXT NOT NULL,         -- the board: a preset, or 'set:' || a rule set's name
+  finished_ms  INTEGER NOT NULL,
+  id           INTEGER NOT NULL,      -- archive.id
+  PRIMARY KEY (number, preset, finished_ms, id)
+) WITHOUT ROWID;
+INSERT INTO archive_players_by_number (number, preset, finished_ms, id)
+  SELECT n.number, p.preset, p.finished_ms, p.id FROM archive_players p JOIN player_numbers n ON n.player = p.player
+   ORDER BY n.number, p.preset, p.finished_ms, p.id;
+DROP TABLE archive_players;
+ALTER TABLE archive_players_by_number RENAME TO archive_players;
+)sql",
     };
     return all;
 }

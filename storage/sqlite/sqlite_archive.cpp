@@ -35,6 +35,7 @@ struct Bounds {
 struct PageSql {
     std::string sql;
     std::vector<std::string> presets;  // :p0, :p1, ... (a player's page)
+    std::int64_t number = 0;           // :number, the player's (a player's page; 0 numbers nobody)
 };
 
 std::string range_terms(const std::string& on, const Bounds& b) {
@@ -45,14 +46,22 @@ std::string range_terms(const std::string& on, const Bounds& b) {
     return out;
 }
 
+// A player's number in archive_players (schema version 12); none for a player with no game archived.
+std::optional<std::int64_t> number_of(SQLite::Database& db, const std::string& player) {
+    SQLite::Statement q(db, "SELECT number FROM player_numbers WHERE player = ?");
+    q.bind(1, player);
+    if (!q.executeStep()) return std::nullopt;
+    return q.getColumn(0).getInt64();
+}
+
 // The presets a player has finished games of, each found by a step of the player's index
 // (a few, however many games each holds).
-std::vector<std::string> presets_of(SQLite::Database& db, const std::string& player) {
+std::vector<std::string> presets_of(SQLite::Database& db, std::int64_t number) {
     std::vector<std::string> out;
-    SQLite::Statement next(db, "SELECT preset FROM archive_players WHERE player = ? AND preset > ? ORDER BY preset LIMIT 1");
+    SQLite::Statement next(db, "SELECT preset FROM archive_players WHERE number = ? AND preset > ? ORDER BY preset LIMIT 1");
     std::string after;
     while (static_cast<int>(out.size()) < kMostPresets) {
-        next.bind(1, player);
+        next.bind(1, number);
         next.bind(2, after);
         if (!next.executeStep()) break;
         after = next.getColumn(0).getString();
@@ -78,17 +87,19 @@ PageSql page_sql(SQLite::Database& db, const ArchiveQuery& q, const Bounds& boun
         out.sql += range_terms("a.", bounds) + " ORDER BY a.finished_ms DESC, a.id DESC LIMIT :limit";
         return out;
     }
-    // A player's page: archive_players (player, preset, finished_ms, id), one preset's range or, for
+    // A player's page: archive_players (number, preset, finished_ms, id), one preset's range or, for
     // all the player's presets, the first page of each range merged; then the page's games alone
     // are read from the archive.
+    const auto number = number_of(db, q.player);
+    out.number = number.value_or(0);
     out.presets = !q.rule_set.empty() ? std::vector<std::string>{rule_set_board(q.rule_set)}
-                  : q.preset.empty()    ? presets_of(db, q.player)
+                  : q.preset.empty()    ? (number ? presets_of(db, *number) : std::vector<std::string>{})
                                         : std::vector<std::string>{q.preset};
     if (out.presets.empty()) out.presets.push_back("");  // no games: a range that holds none
     std::string ids;
     for (std::size_t i = 0; i < out.presets.size(); ++i) {
         if (i > 0) ids += " UNION ALL ";
-        ids += "SELECT * FROM (SELECT finished_ms, id FROM archive_players WHERE player = :player AND preset = :p" +
+        ids += "SELECT * FROM (SELECT finished_ms, id FROM archive_players WHERE number = :number AND preset = :p" +
                std::to_string(i) + range_terms("", bounds) + order + ")";
     }
     out.sql = std::string("SELECT ") + kColumns + " FROM (" + ids + ") p JOIN archive a ON a.id = p.id" +
@@ -98,7 +109,7 @@ PageSql page_sql(SQLite::Database& db, const ArchiveQuery& q, const Bounds& boun
 
 void bind(SQLite::Statement& st, const PageSql& page, const ArchiveQuery& q, const Bounds& bounds,
           const std::optional<ArchiveCursor>& cursor, int limit) {
-    if (!q.player.empty()) st.bind(":player", q.player);
+    if (!q.player.empty()) st.bind(":number", page.number);
     if (q.player.empty() && !q.preset.empty()) st.bind(":preset", q.preset);
     if (q.player.empty() && !q.rule_set.empty()) st.bind(":rule_set", q.rule_set);
     for (std::size_t i = 0; i < page.presets.size(); ++i) st.bind(":p" + std::to_string(i), page.presets[i]);

@@ -95,16 +95,20 @@ public:
           archive_game_(db_, "INSERT OR IGNORE INTO archive (table_id, game, preset, finished_ms, started_ms, seed, salt, "
                              "ruleset, players, result, rule_set) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
           record_part_(db_, "INSERT OR REPLACE INTO archive_records (id, part, bytes) VALUES (?, ?, ?)"),
-          archive_players_(db_, "INSERT OR IGNORE INTO archive_players (player, preset, finished_ms, id) "
-                                "SELECT DISTINCT json_extract(s.value, '$.player'), a.preset, a.finished_ms, a.id "
+          // A game's players numbered (schema version 12), those new to the archive first.
+          number_players_(db_, "INSERT OR IGNORE INTO player_numbers (player) "
+                               "SELECT DISTINCT json_extract(s.value, '$.player') FROM archive a, json_each(a.players) s "
+                               "WHERE a.id = ? AND json_extract(s.value, '$.player') IS NOT NULL"),
+          archive_players_(db_, "INSERT OR IGNORE INTO archive_players (number, preset, finished_ms, id) "
+                                "SELECT DISTINCT n.number, a.preset, a.finished_ms, a.id "
                                 "FROM archive a, json_each(a.players) s "
-                                "WHERE a.id = ? AND json_extract(s.value, '$.player') IS NOT NULL"),
+                                "JOIN player_numbers n ON n.player = json_extract(s.value, '$.player') WHERE a.id = ?"),
           // A rule set's game is filed under its board too (records.hpp, rule_set_board).
-          archive_rule_set_players_(db_, "INSERT OR IGNORE INTO archive_players (player, preset, finished_ms, id) "
-                                         "SELECT DISTINCT json_extract(s.value, '$.player'), 'set:' || a.rule_set, "
-                                         "a.finished_ms, a.id FROM archive a, json_each(a.players) s "
-                                         "WHERE a.id = ? AND a.rule_set IS NOT NULL "
-                                         "AND json_extract(s.value, '$.player') IS NOT NULL"),
+          archive_rule_set_players_(db_, "INSERT OR IGNORE INTO archive_players (number, preset, finished_ms, id) "
+                                         "SELECT DISTINCT n.number, 'set:' || a.rule_set, a.finished_ms, a.id "
+                                         "FROM archive a, json_each(a.players) s "
+                                         "JOIN player_numbers n ON n.player = json_extract(s.value, '$.player') "
+                                         "WHERE a.id = ? AND a.rule_set IS NOT NULL"),
           count_rule_set_game_(db_, "INSERT INTO rule_set_games (name, games) VALUES (?, 1) "
                                     "ON CONFLICT (name) DO UPDATE SET games = games + 1"),
           ratings_(db_) {}
@@ -394,15 +398,19 @@ private:
                        },
                        // Prepared each time: retention runs in a few large steps, not a table's.
                        [&](const RetireGames& r) {
+                           // A player's number stays when the player's last game goes: a few bytes a
+                           // player, and a player who comes back is filed under it again.
                            SQLite::Statement players(
-                               db_, "DELETE FROM archive_players WHERE (player, preset, finished_ms, id) IN ("
-                                    "SELECT json_extract(s.value, '$.player'), a.preset, a.finished_ms, a.id "
-                                    "FROM archive a, json_each(a.players) s WHERE a.table_id = ? AND a.game = ?)");
+                               db_, "DELETE FROM archive_players WHERE (number, preset, finished_ms, id) IN ("
+                                    "SELECT n.number, a.preset, a.finished_ms, a.id FROM archive a, json_each(a.players) s "
+                                    "JOIN player_numbers n ON n.player = json_extract(s.value, '$.player') "
+                                    "WHERE a.table_id = ? AND a.game = ?)");
                            SQLite::Statement set_players(
-                               db_, "DELETE FROM archive_players WHERE (player, preset, finished_ms, id) IN ("
-                                    "SELECT json_extract(s.value, '$.player'), 'set:' || a.rule_set, a.finished_ms, a.id "
-                                    "FROM archive a, json_each(a.players) s WHERE a.table_id = ? AND a.game = ? "
-                                    "AND a.rule_set IS NOT NULL)");
+                               db_, "DELETE FROM archive_players WHERE (number, preset, finished_ms, id) IN ("
+                                    "SELECT n.number, 'set:' || a.rule_set, a.finished_ms, a.id "
+                                    "FROM archive a, json_each(a.players) s "
+                                    "JOIN player_numbers n ON n.player = json_extract(s.value, '$.player') "
+                                    "WHERE a.table_id = ? AND a.game = ? AND a.rule_set IS NOT NULL)");
                            SQLite::Statement record(db_, "DELETE FROM archive_records WHERE id = "
                                                          "(SELECT id FROM archive WHERE table_id = ? AND game = ?)");
                            SQLite::Statement game(db_, "DELETE FROM archive WHERE table_id = ? AND game = ?");
@@ -422,6 +430,8 @@ private:
     // A game just archived (its row `id`): filed under its players, and under its rule set's board
     // and count when it has one.
     void file_game(std::int64_t id, const std::string& rule_set) {
+        number_players_.bind(1, id);
+        run_write(number_players_);
         archive_players_.bind(1, id);
         run_write(archive_players_);
         if (rule_set.empty()) return;
@@ -435,7 +445,7 @@ private:
     SqliteOptions options_;
     SQLite::Statement put_player_, open_table_, close_table_, put_seat_, start_game_;
     JournalInsert journal_;
-    SQLite::Statement finish_game_, end_game_, archive_game_, record_part_, archive_players_, archive_rule_set_players_,
+    SQLite::Statement finish_game_, end_game_, archive_game_, record_part_, number_players_, archive_players_, archive_rule_set_players_,
         count_rule_set_game_;
     SqliteRatings ratings_;
     std::unordered_map<std::string, TableLog> tables_;
@@ -868,6 +878,16 @@ std::vector<ArchivedGameSummary> SqliteStore::oldest_games(Millis before, int li
     std::lock_guard lock(reader_mutex_);
     if (!reader_) reader_ = open_reader();
     return sqlite_oldest_games(*reader_, before, limit);
+}
+
+Outcome<std::unique_ptr<Store::RetirementHold>, std::string> SqliteStore::hold_retirement() {
+    struct Hold final : RetirementHold {
+        explicit Hold(std::mutex& m) : lock(m, std::try_to_lock) {}
+        std::unique_lock<std::mutex> lock;
+    };
+    auto hold = std::make_unique<Hold>(retirement_mutex_);
+    if (!hold->lock.owns_lock()) return std::string("old games are being retired already");
+    return std::unique_ptr<RetirementHold>(std::move(hold));
 }
 
 std::vector<PresetRating> SqliteStore::retired_ratings() {

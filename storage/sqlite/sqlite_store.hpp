@@ -64,6 +64,7 @@ public:
     ArchivePage list_games(const ArchiveQuery& query) override;
     std::vector<ArchivedGameSummary> oldest_games(Millis before, int limit) override;
     std::vector<PresetRating> retired_ratings() override;
+    Outcome<std::unique_ptr<RetirementHold>, std::string> hold_retirement() override;
     // EXPLAIN QUERY PLAN of what list_games runs for `query` (sqlite_archive.hpp).
     std::vector<std::string> list_games_plan(const ArchiveQuery& query);
     std::optional<ArchivedGame> load_game(const std::string& table, int game) override;
@@ -104,6 +105,8 @@ private:
 
     CommitQueue queue_;
     mutable std::mutex mutex_;  // the stats, and the checkpointer's wait
+    // Retention's hold (hold_retirement): this process's alone, the file being one server's.
+    std::mutex retirement_mutex_;
     std::condition_variable checkpoint_wake_;
     bool stopping_ = false;     // for the checkpointer and the checker
     bool check_later_ = false;  // the file is checked once open (check_integrity), not before

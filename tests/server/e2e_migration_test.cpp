@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -81,6 +82,33 @@ void serves_as_before(std::uint16_t port, const std::filesystem::path& dir, cons
         CHECK_MESSAGE(status == 0, words);
     }
 
+    // Each player's page, alone and with a preset, lists exactly that player's games in the list's
+    // order: the migrations file every seat of every game under its player (since version 12, under
+    // the player's number).
+    std::set<std::string> players;
+    for (const json& g : golden_list.at("games"))
+        for (const json& seat : g.at("players"))
+            if (seat.contains("player")) players.insert(seat.at("player").get<std::string>());
+    REQUIRE(!players.empty());
+    for (const std::string& player : players) {
+        CAPTURE(player);
+        for (const char* preset : {"", "spades", "sparts"}) {
+            CAPTURE(preset);
+            json expected = json::array();
+            for (const json& g : golden_list.at("games")) {
+                if (*preset && g.at("preset") != preset) continue;
+                for (const json& seat : g.at("players"))
+                    if (seat.value("player", "") == player) {
+                        expected.push_back(g);
+                        break;
+                    }
+            }
+            const HttpReply page =
+                http_get(port, "/api/games?limit=500&player=" + player + (*preset ? std::string("&preset=") + preset : ""));
+            REQUIRE(page.status == 200);
+            CHECK(json::parse(page.body).at("games") == expected);
+        }
+    }
 }
 
 }  // namespace migration_test

@@ -20,7 +20,9 @@
 #include "test_server.hpp"
 #include "verify_record.hpp"
 #include <SQLiteCpp/SQLiteCpp.h>
+#include <filesystem>
 #include <fstream>
+#include <sys/stat.h>
 
 using namespace sparts::e2e;
 namespace ratings = sparts::ratings;
@@ -282,6 +284,103 @@ void retire_and_check(const std::string& label, const std::string& database, con
     CHECK(pages(server->port(), players) == kept);
 }
 
+const std::string kAdminToken = "5b1e9c7a3d2f4e6a8c0b1d3f5e7a9c2b4d6f8e0a1c3e5b7d9f2a4c6e8b0d1f3a";
+
+HttpReply admin(std::uint16_t port, const std::string& method, const std::string& target) {
+    return http_request(port, method, target, "", {{"Authorization", "Bearer " + kAdminToken}});
+}
+
+// GET /admin/retirements until no run is under way: its last run.
+json last_retirement(std::uint16_t port) {
+    for (int i = 0; i < 400; ++i) {
+        const HttpReply r = admin(port, "GET", "/admin/retirements");
+        REQUIRE(r.status == 200);
+        const json status = json::parse(r.body);
+        if (!status.at("running").get<bool>()) return status.at("last");
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    FAIL("the retirement did not end");
+    return nullptr;
+}
+
+// Retention while the server runs, on `database`: four games played, games 1 and 2 made 40 days
+// old by `age` while the server runs, then retired by the admin API's request, into --retire-dir.
+void retire_live_and_check(const std::string& label, const std::string& database,
+                           const std::function<void(const std::string& sql)>& age) {
+    const auto dir = std::filesystem::path(fresh_database_path(label + "-dir"));
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    const std::string token = (dir / "admin-token").string();
+    std::ofstream(token) << kAdminToken << "\n";
+    ::chmod(token.c_str(), 0600);
+    const auto retired_dir = dir / "retired";
+
+    TestServer server({"--database", database, "--messages-per-second", "100000", "--bot-delay-ms", "0",
+                       "--admin-token-file", token, "--retire-dir", retired_dir.string(), "--retire-after-days", "30",
+                       "--retire-every-seconds", "0"});
+    const auto port = server.port();
+    EventLoop loop;
+    const auto players = play_and_check(loop, port, label, 4);
+    const auto kept = pages(port, players);
+    const std::string table = get_json(port, "/api/games?limit=1").at("games")[0].at("table").get<std::string>();
+    // Nothing is old yet: a run retires nothing and writes no file.
+    REQUIRE(admin(port, "POST", "/admin/retirements").status == 200);
+    json last = last_retirement(port);
+    CHECK(last.at("games") == 0);
+    CHECK(last.at("file").is_null());
+    const bool wrote = std::filesystem::exists(retired_dir) && !std::filesystem::is_empty(retired_dir);
+    CHECK_FALSE(wrote);
+
+    // Games 1 and 2 ended 40 days ago, as far as the archive knows.
+    const std::string days = std::to_string(40LL * 86'400'000);
+    age("UPDATE archive_players SET finished_ms = finished_ms - " + days +
+        " WHERE id IN (SELECT id FROM archive WHERE game <= 2)");
+    age("UPDATE archive SET started_ms = started_ms - " + days + ", finished_ms = finished_ms - " + days +
+        " WHERE game <= 2");
+    const HttpReply started = admin(port, "POST", "/admin/retirements");
+    REQUIRE(started.status == 200);
+    const std::string name = json::parse(started.body).at("file").get<std::string>();
+    CHECK(name.starts_with("games-"));
+    last = last_retirement(port);
+    CAPTURE(last.dump());
+    REQUIRE(last.at("games") == 2);
+    CHECK(last.at("file") == name);
+    std::vector<json> lines;
+    {
+        std::ifstream in(retired_dir / name);
+        for (std::string line; std::getline(in, line);) lines.push_back(json::parse(line));
+    }
+    REQUIRE(lines.size() == 2);
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+        CAPTURE(i);
+        CHECK(lines[i].at("table") == table);
+        CHECK(lines[i].at("game") == static_cast<int>(i) + 1);  // the oldest first
+        const auto [status, said] = verify_record(lines[i].at("record").dump(), label + "-" + std::to_string(i));
+        const std::string words = said;
+        CHECK_MESSAGE(status == 0, words);
+    }
+    CHECK(metric(port, "sparts_games_retired_total") == 2);
+    CHECK(metric(port, "sparts_retirement_last_success_timestamp_seconds") > 0);
+    // Gone from the archive at once, every rating as it was.
+    CHECK(pages(port, players) == kept);
+    const json list = get_json(port, "/api/games?player=" + players[0]);
+    REQUIRE(list.at("games").size() == 2);
+    CHECK(list.at("games")[0].at("game") == 4);
+    CHECK(list.at("games")[1].at("game") == 3);
+    get_json(port, "/api/games/" + table + "/1", 404);
+    // Play goes on: a new table's game is archived and rated.
+    play_and_check(loop, port, label + "-after", 1);
+    REQUIRE(stop_server(server, loop) == 0);
+
+    // A rebuild plays the games left from the rows the retired two left: the same ratings.
+    const ServerRun rebuilt = recompute(database);
+    CAPTURE(rebuilt.out);
+    REQUIRE(rebuilt.status == 0);
+    CHECK(rebuilt.out.find("3 finished games read, 3 rated, 0 skipped") != std::string::npos);
+    const auto again = start_on(database);
+    CHECK(pages(again->port(), players) == kept);
+}
+
 }  // namespace e2e_ratings
 
 using namespace e2e_ratings;
@@ -427,6 +526,46 @@ TEST_CASE("e2e: retention on PostgreSQL: the same, the ratings left by the retir
     const sparts::test::TempPgDatabase db("e2eretire");
     const std::string file = fresh_database_path("retire-pg") + ".retired.jsonl";
     retire_and_check("retire-pg", db.url(), file, [&](const std::string& sql) { db.exec(sql); });
+}
+
+TEST_CASE("e2e: retention while the server runs: the admin API's run exports the old games into --retire-dir, each "
+          "record verifying, drops them from the archive at once, every rating as it was, and play goes on") {
+    const std::string database = fresh_database_path("retire-live");
+    retire_live_and_check("retire-live", database, [&](const std::string& sql) {
+        SQLite::Database raw(database, SQLite::OPEN_READWRITE);
+        raw.setBusyTimeout(10000);
+        raw.exec(sql);
+    });
+}
+
+TEST_CASE("e2e: retention while a server runs on PostgreSQL: the same") {
+    const sparts::test::TempPgDatabase db("e2eretirelive");
+    retire_live_and_check("retire-live-pg", db.url(), [&](const std::string& sql) { db.exec(sql); });
+}
+
+TEST_CASE("e2e: retention settings that cannot work stop the start, and a server without them refuses the admin "
+          "API's run") {
+    const std::string database = fresh_database_path("retire-settings");
+    for (const std::vector<std::string>& args :
+         {std::vector<std::string>{"--database", database, "--retire-dir", database + ".retired"},
+          std::vector<std::string>{"--database", database, "--retire-after-days", "30"},
+          std::vector<std::string>{"--database", "none", "--retire-dir", database + ".retired", "--retire-after-days", "30"}}) {
+        const ServerRun run = run_server(args);
+        REQUIRE(run.status);
+        CHECK(*run.status != 0);
+        CHECK_MESSAGE((run.err.find("--retire-dir") != std::string::npos), run.err);
+    }
+    const auto dir = std::filesystem::path(database + ".admin");
+    std::filesystem::create_directories(dir);
+    const std::string token = (dir / "admin-token").string();
+    std::ofstream(token) << kAdminToken << "\n";
+    ::chmod(token.c_str(), 0600);
+    TestServer server({"--database", database, "--admin-token-file", token});
+    for (const char* method : {"GET", "POST"}) {
+        const HttpReply r = admin(server.port(), method, "/admin/retirements");
+        CHECK(r.status == 409);
+        CHECK(json::parse(r.body).at("error") == "retirement_off");
+    }
 }
 
 TEST_CASE("e2e: ratings on PostgreSQL: games move the ratings as on SQLite, and --recompute-ratings rebuilds them") {

@@ -1,4 +1,4 @@
-// The archive's pages on SQLite (schema version 10): every shape of query (a player, a preset,
+// The archive's pages on SQLite (schema version 10, its players numbered since 12): every shape of query (a player, a preset,
 // a date range, all of them together, none; first pages, pages from a cursor, filters that
 // match nothing) pages through exactly the games a plain filter of what was written gives,
 // newest first; and SQLite's plan for each reads the page from an index in its order, so that
@@ -124,7 +124,7 @@ std::vector<std::pair<std::string, int>> paged(Store& store, ArchiveQuery q, int
 // Why a plan does not read its page from an index in page order; empty when it does. Without
 // a player: one step, a SEARCH (or, for the first page of everything, an ordered SCAN) of
 // archive_preset when a preset is asked for and archive_finished otherwise, and no sort. With a
-// player: every step on archive_players a SEARCH of its key by player and preset, the page's
+// player: every step on archive_players a SEARCH of its key by player number and preset, the page's
 // games then found by id; the sort merges the players' presets' first pages, a few hundred rows.
 std::string plan_problem(const std::vector<std::string>& plan, const ArchiveQuery& q) {
     std::string all;
@@ -150,7 +150,7 @@ std::string plan_problem(const std::vector<std::string>& plan, const ArchiveQuer
     int searches = 0;
     for (const auto& line : plan) {
         if (line.find("archive_players") != std::string::npos) {
-            if (line.rfind("SEARCH archive_players USING PRIMARY KEY (player=? AND preset=?", 0) != 0)
+            if (line.rfind("SEARCH archive_players USING PRIMARY KEY (number=? AND preset=?", 0) != 0)
                 return "not a range of a player's preset: " + all;
             ++searches;
         } else if (line.rfind("SCAN a", 0) == 0 || line.rfind("SEARCH a USING INDEX", 0) == 0 ||
@@ -258,7 +258,7 @@ TEST_CASE("archive pages on SQLite: the plan check fails a plan that scans (an i
     CHECK(plan_problem(sqlite_list_games_plan(raw, range), range) != "");
     CHECK(plan_problem(sqlite_list_games_plan(raw, who), who) == "");
     raw.exec("CREATE TABLE keep AS SELECT * FROM archive_players; DROP TABLE archive_players; "
-             "CREATE TABLE archive_players (player TEXT, preset TEXT, finished_ms INTEGER, id INTEGER); "
+             "CREATE TABLE archive_players (number INTEGER, preset TEXT, finished_ms INTEGER, id INTEGER); "
              "INSERT INTO archive_players SELECT * FROM keep");
     CHECK(plan_problem(sqlite_list_games_plan(raw, who), who) != "");
 }

@@ -183,3 +183,39 @@ TEST_CASE_TEMPLATE("batches from many threads are committed in groups, each call
     CHECK(stats.commits < stats.batches);  // grouped
     CHECK(db.count("SELECT COUNT(*) FROM journal") == kThreads * kBatches);
 }
+
+TEST_CASE("retention is held by one process at a time: a second hold is refused until the first ends") {
+    SUBCASE("SQLite: one server's file") {
+        const SqliteBackend db("retire-hold");
+        auto store = db.open();
+        auto first = store->hold_retirement();
+        REQUIRE(first);
+        const auto second = store->hold_retirement();
+        REQUIRE_FALSE(second);
+        CHECK(second.error().find("being retired already") != std::string::npos);
+        first->reset();
+        CHECK(store->hold_retirement());
+    }
+    SUBCASE("PostgreSQL: two nodes of one database") {
+        const PostgresBackend db("retirehold");
+        PgOptions a, b;
+        a.node = "a";
+        b.node = "b";
+        auto node_a = db.open(a);
+        auto node_b = db.open(b);
+        auto first = node_a->hold_retirement();
+        REQUIRE(first);
+        for (Store* store : {node_a.get(), node_b.get()}) {
+            const auto second = store->hold_retirement();
+            REQUIRE_FALSE(second);
+            CHECK(second.error().find("being retired already") != std::string::npos);
+        }
+        first->reset();  // the hold's connection closes; its lock goes with it
+        bool held = false;
+        for (int i = 0; i < 100 && !held; ++i) {
+            held = static_cast<bool>(node_b->hold_retirement());
+            if (!held) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        }
+        CHECK(held);
+    }
+}

@@ -1,0 +1,191 @@
+#include "server/admin/retirement.hpp"
+
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <ctime>
+#include <fcntl.h>
+#include <filesystem>
+#include <future>
+#include <memory>
+#include <spdlog/spdlog.h>
+#include <unistd.h>
+
+#include "protocol/json_text.hpp"
+#include "server/archive/game_json.hpp"
+#include "storage/rating_book.hpp"
+#include "storage/rating_rebuild.hpp"
+#include "storage/store.hpp"
+
+namespace sparts::server {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+// Games a step: a step's lines are synced before its games go, so that none is lost; a few
+// hundred keep the commit short and the file's syncs few.
+constexpr int kStep = 500;
+
+// A step's drop waits this long for the writer (behind every table's steps); past it the run
+// ends in an error, and the drop commits when the writer gets to it.
+constexpr auto kStepCommitLimit = std::chrono::seconds(120);
+
+std::int64_t now_ms() {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+        .count();
+}
+
+// The file a run appends to, opened when its first step has games; closed at the end.
+class Lines {
+public:
+    explicit Lines(std::string path) : path_(std::move(path)) {}
+    ~Lines() {
+        if (fd_ >= 0) ::close(fd_);
+    }
+    Lines(const Lines&) = delete;
+    Lines& operator=(const Lines&) = delete;
+
+    // Written whole and synced to disk, or the error.
+    std::string append(const std::string& text) {
+        if (fd_ < 0) {
+            // Appended to, never truncated: a second run, or one after an interruption, adds to it.
+            fd_ = ::open(path_.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+            if (fd_ < 0) return "cannot open " + path_ + ": " + std::strerror(errno);
+        }
+        for (std::size_t done = 0; done < text.size();) {
+            const ssize_t n = ::write(fd_, text.data() + done, text.size() - done);
+            if (n < 0 && errno == EINTR) continue;
+            if (n <= 0) return "cannot write " + path_ + ": " + std::strerror(errno);
+            done += static_cast<std::size_t>(n);
+        }
+        if (::fsync(fd_) != 0) return "cannot sync " + path_ + ": " + std::strerror(errno);
+        return {};
+    }
+
+private:
+    std::string path_;
+    int fd_ = -1;
+};
+
+// games-20261129T142500Z.jsonl for now (UTC); another second's name if that one is taken.
+std::string new_name(const std::string& dir) {
+    const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+    std::tm utc{};
+    gmtime_r(&now, &utc);
+    char stamp[32];
+    std::strftime(stamp, sizeof stamp, "%Y%m%dT%H%M%SZ", &utc);
+    std::string name = std::string("games-") + stamp + ".jsonl";
+    for (int n = 2; fs::exists(fs::path(dir) / name); ++n) name = std::string("games-") + stamp + "-" + std::to_string(n) + ".jsonl";
+    return name;
+}
+
+}  // namespace
+
+Outcome<Retired, std::string> retire_games(storage::Store& store, storage::Millis before, const std::string& file,
+                                           const std::atomic<bool>* stop) {
+    auto hold = store.hold_retirement();
+    if (!hold) return hold.error();
+    Lines out(file);
+    storage::RatingBook book;
+    for (storage::PresetRating& row : store.retired_ratings()) book.put(std::move(row));
+    Retired retired;
+    while (!(stop && stop->load(std::memory_order_relaxed))) {
+        const auto games = store.oldest_games(before, kStep);
+        if (games.empty()) break;
+        std::string lines;
+        storage::RetireGames step;
+        storage::RatingBook changed;  // this step's rows, to write
+        for (const auto& summary : games) {
+            const auto game = store.load_game(summary.table, summary.game);
+            // Not exported, so not dropped: the archive keeps it, and retention stops before it.
+            if (!game)
+                return "table " + summary.table + " game " + std::to_string(summary.game) +
+                       " cannot be read (see the log): it and the games after it are kept";
+            lines += dump_text(retired_line(*game));
+            lines += '\n';
+            step.games.emplace_back(summary.table, summary.game);
+            // The game's ratings, played again as a rebuild would: the retired rows go on from here.
+            if (const auto finish = storage::finish_of(*game); finish && !finish->rated.empty()) {
+                for (const auto& [player, preset] : storage::RatingBook::keys_of(*finish))
+                    if (const auto* row = book.find(player, preset)) changed.put(*row);
+                book.apply(*finish);
+                changed.apply(*finish);
+            }
+        }
+        if (std::string error = out.append(lines); !error.empty()) return error;
+        step.ratings = changed.changed();
+        // Waited for alone, not with every table's steps (Store::flush would wait for those too).
+        auto committed = std::make_shared<std::promise<void>>();
+        auto done = committed->get_future();
+        store.submit({std::move(step)}, [committed] { committed->set_value(); });
+        if (done.wait_for(kStepCommitLimit) != std::future_status::ready)
+            return "the games written to " + file + " were not dropped within " +
+                   std::to_string(kStepCommitLimit.count()) + " s (see the log); they will be when the database takes "
+                   "them, and the file holds them meanwhile";
+        retired.games += games.size();
+        retired.bytes += lines.size();
+    }
+    return retired;
+}
+
+Retirement::Retirement(storage::Store& store, std::string dir, int after_days, Metrics& metrics)
+    : store_(store), dir_(std::move(dir)), after_days_(after_days), metrics_(metrics) {}
+
+Retirement::~Retirement() {
+    stopping_.store(true, std::memory_order_relaxed);
+    std::thread t;
+    {
+        std::lock_guard lock(mutex_);
+        t = std::move(thread_);
+    }
+    if (t.joinable()) t.join();
+}
+
+Outcome<std::string, Retirement::Refusal> Retirement::start(const std::string& why) {
+    std::lock_guard lock(mutex_);
+    if (running_) return Refusal{true, "old games are being retired already"};
+    std::error_code ec;
+    fs::create_directories(dir_, ec);
+    if (ec) return Refusal{false, "cannot make the retirement folder " + dir_ + ": " + ec.message()};
+    if (thread_.joinable()) thread_.join();  // the last run has ended (running_ is false): joins at once
+    const std::string file = new_name(dir_);
+    running_ = true;
+    thread_ = std::thread([this, file, why] { run(file, why); });
+    return file;
+}
+
+void Retirement::run(const std::string& file, const std::string& why) {
+    const std::string path = (fs::path(dir_) / file).string();
+    const std::int64_t started = now_ms();
+    const storage::Millis before = started - static_cast<storage::Millis>(after_days_) * 86'400'000;
+    spdlog::info("retirement ({}): the games finished over {} days ago, to {}", why, after_days_, path);
+    const auto done = retire_games(store_, before, path, &stopping_);
+    const std::int64_t ended = now_ms();
+    json last;
+    if (done) {
+        metrics_.games_retired.fetch_add(done->games, std::memory_order_relaxed);
+        metrics_.retirement_last_ms.store(ended, std::memory_order_relaxed);
+        spdlog::info("retirement ({}): {} games retired to {} ({} bytes) in {} ms", why, done->games, path, done->bytes,
+                     ended - started);
+        // A run with nothing to retire leaves no file: its name says so.
+        last = {{"file", done->games > 0 ? json(file) : json(nullptr)}, {"at_ms", started},
+                {"games", done->games},          {"bytes", done->bytes},
+                {"took_ms", ended - started}};
+    } else {
+        metrics_.retirements_failed.fetch_add(1, std::memory_order_relaxed);
+        spdlog::error("retirement ({}): {}", why, done.error());
+        last = {{"file", file}, {"at_ms", started}, {"error", done.error()}};
+    }
+    std::lock_guard lock(mutex_);
+    last_ = std::move(last);
+    running_ = false;
+}
+
+json Retirement::status() const {
+    std::lock_guard lock(mutex_);
+    return {{"running", running_}, {"dir", dir_}, {"after_days", after_days_}, {"last", last_}};
+}
+
+}  // namespace sparts::server
