@@ -21,9 +21,10 @@
 //     and their combinations; first, middle and last pages; filters that match nothing) and the
 //     leaderboard's and a player's page, each run R times through the store: p50, p99 and max.
 //
-//   archive_bench size --database DB (SQLite)
+//   archive_bench size --database DB
 //     bytes on disk per finished game, the whole file's and the archive's tables' and indexes',
-//     beside the payload the games' rows and records hold (SQLite's dbstat).
+//     beside the payload the games' rows and records hold (SQLite's dbstat; on PostgreSQL each
+//     relation's size, and the bytes of the archive's values).
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -48,6 +49,7 @@
 #include "protocol/ruleset_json.hpp"
 #include "protocol/server_messages.hpp"
 #include "storage/backends/open_store.hpp"
+#include "storage/postgres/pg.hpp"
 #include "storage/game_log.hpp"
 #include "storage/game_tally.hpp"
 #include "storage/rating_book.hpp"
@@ -495,7 +497,41 @@ int measure(const Args& a) {
 
 // --- size -----------------------------------------------------------------------------
 
+// PostgreSQL's: each relation's bytes on disk (its heap, TOAST and indexes), against the payload
+// the archive's rows hold: the bytes of their values (text and bytea as stored before any
+// compression, 4 or 8 a number), the record included.
+int size_postgres(const Args& a) {
+    pg::Connection db(a.database);
+    const auto one = [&](const std::string& sql) { return static_cast<double>(db.exec(sql).number(0, 0)); };
+    const double games = one("SELECT count(*) FROM archive");
+    const double whole = one("SELECT pg_database_size(current_database())");
+    std::printf("%.0f games, database %.1f MB\n", games, whole / 1e6);
+    const pg::Result per = db.exec(
+        "SELECT c.relname, pg_relation_size(c.oid), COALESCE(pg_total_relation_size(c.reltoastrelid), 0), "
+        "pg_indexes_size(c.oid) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
+        "WHERE c.relkind = 'r' AND n.nspname = current_schema() ORDER BY pg_total_relation_size(c.oid) DESC");
+    double archive_bytes = 0;
+    for (int r = 0; r < per.rows(); ++r) {
+        const std::string name = per.text(r, 0);
+        const double heap = static_cast<double>(per.number(r, 1)), toast = static_cast<double>(per.number(r, 2)),
+                     indexes = static_cast<double>(per.number(r, 3));
+        if (name == "archive" || name.starts_with("archive_")) archive_bytes += heap + toast + indexes;
+        std::printf("  %-28s heap %10.1f MB  toast %8.1f MB  indexes %8.1f MB\n", name.c_str(), heap / 1e6, toast / 1e6,
+                    indexes / 1e6);
+    }
+    const double payload = one(
+        "SELECT COALESCE(sum(octet_length(table_id) + octet_length(preset) + octet_length(ruleset) + "
+        "octet_length(players) + octet_length(result) + COALESCE(octet_length(salt), 0) + "
+        "COALESCE(octet_length(rule_set), 0) + COALESCE(octet_length(record), 0) + 4 + 4 * 8), 0)::bigint FROM archive");
+    if (games > 0 && payload > 0)
+        std::printf("per game: %.0f bytes of payload (the archive's rows and records); the archive's tables, TOAST and "
+                    "indexes %.0f bytes: %.3fx; the whole database %.0f bytes: %.3fx\n",
+                    payload / games, archive_bytes / games, archive_bytes / payload, whole / games, whole / payload);
+    return 0;
+}
+
 int size(const Args& a) {
+    if (pg::is_url(a.database)) return size_postgres(a);
     SQLite::Database db(a.database, SQLite::OPEN_READONLY);
     const double pages = db.execAndGet("PRAGMA page_count").getDouble();
     const double page_size = db.execAndGet("PRAGMA page_size").getDouble();

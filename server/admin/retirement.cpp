@@ -32,20 +32,20 @@ constexpr int kStep = 500;
 // ends in an error, and the drop commits when the writer gets to it.
 constexpr auto kStepCommitLimit = std::chrono::seconds(120);
 
-std::int64_t now_ms() {
+std::int64_t unix_now_ms() {
     return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
         .count();
 }
 
 // The file a run appends to, opened when its first step has games; closed at the end.
-class Lines {
+class RetiredLines {
 public:
-    explicit Lines(std::string path) : path_(std::move(path)) {}
-    ~Lines() {
+    explicit RetiredLines(std::string path) : path_(std::move(path)) {}
+    ~RetiredLines() {
         if (fd_ >= 0) ::close(fd_);
     }
-    Lines(const Lines&) = delete;
-    Lines& operator=(const Lines&) = delete;
+    RetiredLines(const RetiredLines&) = delete;
+    RetiredLines& operator=(const RetiredLines&) = delete;
 
     // Written whole and synced to disk, or the error.
     std::string append(const std::string& text) {
@@ -70,7 +70,7 @@ private:
 };
 
 // games-20261129T142500Z.jsonl for now (UTC); another second's name if that one is taken.
-std::string new_name(const std::string& dir) {
+std::string retirement_file_name(const std::string& dir) {
     const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
     std::tm utc{};
     gmtime_r(&now, &utc);
@@ -87,7 +87,7 @@ Outcome<Retired, std::string> retire_games(storage::Store& store, storage::Milli
                                            const std::atomic<bool>* stop) {
     auto hold = store.hold_retirement();
     if (!hold) return hold.error();
-    Lines out(file);
+    RetiredLines out(file);
     storage::RatingBook book;
     for (storage::PresetRating& row : store.retired_ratings()) book.put(std::move(row));
     Retired retired;
@@ -150,7 +150,7 @@ Outcome<std::string, Retirement::Refusal> Retirement::start(const std::string& w
     fs::create_directories(dir_, ec);
     if (ec) return Refusal{false, "cannot make the retirement folder " + dir_ + ": " + ec.message()};
     if (thread_.joinable()) thread_.join();  // the last run has ended (running_ is false): joins at once
-    const std::string file = new_name(dir_);
+    const std::string file = retirement_file_name(dir_);
     running_ = true;
     thread_ = std::thread([this, file, why] { run(file, why); });
     return file;
@@ -158,11 +158,11 @@ Outcome<std::string, Retirement::Refusal> Retirement::start(const std::string& w
 
 void Retirement::run(const std::string& file, const std::string& why) {
     const std::string path = (fs::path(dir_) / file).string();
-    const std::int64_t started = now_ms();
+    const std::int64_t started = unix_now_ms();
     const storage::Millis before = started - static_cast<storage::Millis>(after_days_) * 86'400'000;
     spdlog::info("retirement ({}): the games finished over {} days ago, to {}", why, after_days_, path);
     const auto done = retire_games(store_, before, path, &stopping_);
-    const std::int64_t ended = now_ms();
+    const std::int64_t ended = unix_now_ms();
     json last;
     if (done) {
         metrics_.games_retired.fetch_add(done->games, std::memory_order_relaxed);

@@ -4,7 +4,8 @@
 // each restored into a new server: every game whose end a client was shown
 // before the backup is in its archive and verifies, and the tables open at the
 // backup come back and play to their end; and so does PostgreSQL's recipe
-// (pg_dump while the tables play, pg_restore into a new database). The schedule makes backups by itself
+// (pg_dump while the tables play, pg_restore into a new database; a base backup while they play,
+// and the archived WAL replayed to a moment: tests/support/pitr.sh). The schedule makes backups by itself
 // and keeps the newest --backup-keep; settings that cannot work stop the start.
 #include <doctest/doctest.h>
 
@@ -12,8 +13,12 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <chrono>
 #include <csignal>
+#include <cstdio>
+#include <ctime>
 #include <filesystem>
+#include <functional>
 #include <fstream>
 #include <set>
 #include <thread>
@@ -78,9 +83,10 @@ std::string restored_copy(const std::filesystem::path& backup, const std::string
 // archive, and it verifies; every table in `open` comes back, and its seats' players, back with
 // their tokens, play it to its end.
 void check_restored(const std::string& database, const std::string& label, std::vector<PlayedTable>& ended,
-                    std::vector<PlayedTable>& open) {
+                    std::vector<PlayedTable>& open, const std::function<void(std::uint16_t port)>& also = {}) {
     CAPTURE(label);
     TestServer restored({"--database", database, "--messages-per-second", "100000", "--connections-per-address", "1000"});
+    if (also) also(restored.port());
     for (auto& t : ended) {
         CAPTURE(t.id);
         const HttpReply game = http_get(restored.port(), "/api/games/" + t.id + "/1");
@@ -271,4 +277,103 @@ TEST_CASE("e2e backup on PostgreSQL: pg_dump while tables play and pg_restore in
     for (std::size_t i = 0; i < 4; ++i) (i < 2 ? ended : open).push_back(std::move(tables[i]));
     check_restored(restored.url(), "pg", ended, open);
     std::filesystem::remove_all(dir);
+}
+
+namespace {
+
+// tests/support/pitr.sh COMMAND DIR [ARG]: its standard output (a URL), or a failed REQUIRE.
+std::string pitr(const std::string& command, const std::string& dir, const std::string& arg = "") {
+    const std::string line = std::string(SPARTS_SOURCE_DIR) + "/tests/support/pitr.sh " + command + " " + dir +
+                             (arg.empty() ? "" : " '" + arg + "'");
+    FILE* out = ::popen(line.c_str(), "r");
+    REQUIRE(out != nullptr);
+    std::string said;
+    char buffer[512];
+    while (std::fgets(buffer, sizeof buffer, out)) said += buffer;
+    const int status = ::pclose(out);
+    REQUIRE_MESSAGE(status == 0, line);
+    while (!said.empty() && (said.back() == '\n' || said.back() == '\r')) said.pop_back();
+    return said;
+}
+
+// Now in PostgreSQL's words, to the millisecond, in UTC.
+std::string utc_now() {
+    const auto now = std::chrono::system_clock::now();
+    const std::time_t seconds = std::chrono::system_clock::to_time_t(now);
+    const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(now.time_since_epoch()).count() % 1000;
+    std::tm utc{};
+    gmtime_r(&seconds, &utc);
+    char text[64];
+    std::strftime(text, sizeof text, "%Y-%m-%d %H:%M:%S", &utc);
+    char out[80];
+    std::snprintf(out, sizeof out, "%s.%03d+00", text, static_cast<int>(ms));
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("e2e backup on PostgreSQL: a base backup taken while tables play and the archived WAL restore the database to "
+          "a moment, as docs/OPERATING.md says: every game ended before it, verified, none after, and the open tables "
+          "playable") {
+    // The postgres user must reach the clusters: a folder of /tmp, not of the build tree.
+    const std::string dir = "/tmp/sparts-pitr-" + std::to_string(::getpid());
+    std::filesystem::remove_all(dir);
+    struct Stop {
+        std::string dir;
+        ~Stop() {
+            const std::string line = std::string(SPARTS_SOURCE_DIR) + "/tests/support/pitr.sh stop " + dir;
+            if (std::system(line.c_str()) != 0) std::fprintf(stderr, "pitr.sh stop %s failed\n", dir.c_str());
+            std::filesystem::remove_all(dir);
+        }
+    } stop{dir};
+    const std::string primary = pitr("primary", dir);
+    std::string moment;
+    EventLoop loop;  // before the tables: their clients end before it does
+    std::vector<PlayedTable> before, after;
+    std::vector<PlayedTable> open;
+    {
+        TestServer server({"--database", primary, "--messages-per-second", "100000", "--connections-per-address", "1000",
+                           "--tables-per-player", "100", "--players-per-address-per-minute", "1000"});
+        // Games that end before the base backup, one held in its last hand, then the backup while they play.
+        std::vector<PlayedTable> tables = set_up(loop, server.port(), "pitr-first", 1, {{"hand_cap", 1}});
+        for (auto& t : set_up(loop, server.port(), "pitr-open", 1, {{"hand_cap", 3}})) tables.push_back(std::move(t));
+        hold_at_last_hand(tables, 1);
+        const auto began = Clock::now();
+        play(loop, server.port(), tables, began, [&] { return all_over(tables[0]); });
+        std::atomic<bool> backed_up{false};
+        std::thread backup([&] {
+            pitr("base-backup", dir);
+            backed_up = true;
+        });
+        play(loop, server.port(), tables, began, [&] { return backed_up.load(); });
+        backup.join();
+        // A game that ends after the backup, before the moment: only the archived WAL has it.
+        std::vector<PlayedTable> second = set_up(loop, server.port(), "pitr-second", 1, {{"hand_cap", 1}});
+        play(loop, server.port(), second, began, [&] { return all_over(second[0]); });
+        REQUIRE(tables[1].seats[0].bot->games_over == 0);  // held mid-game
+        std::this_thread::sleep_for(std::chrono::milliseconds(1200));
+        moment = utc_now();
+        std::this_thread::sleep_for(std::chrono::milliseconds(1200));
+        // A table made and played to its end after the moment: the restored database has none of it.
+        after = set_up(loop, server.port(), "pitr-after", 1, {{"hand_cap", 1}});
+        play(loop, server.port(), after, began, [&] { return all_over(after[0]); });
+        pitr("switch-wal", dir);
+        REQUIRE(server.stop(SIGKILL, Millis(10'000)).has_value());
+        before.push_back(std::move(tables[0]));
+        before.push_back(std::move(second[0]));
+        open.push_back(std::move(tables[1]));
+    }
+    CAPTURE(moment);
+    const std::string restored = pitr("restore", dir, moment);
+    check_restored(restored, "pitr", before, open, [&](std::uint16_t port) {
+        // The archive holds exactly the games that ended before the moment.
+        const HttpReply list = http_get(port, "/api/games?limit=500");
+        REQUIRE(list.status == 200);
+        std::set<std::string> archived;
+        const json page = body_of(list);  // held: a range over a temporary's member would dangle
+        for (const json& g : page.at("games")) archived.insert(g.at("table").get<std::string>());
+        const std::set<std::string> expected{before[0].id, before[1].id};
+        CHECK_MESSAGE(archived == expected, list.body);
+        for (const auto& t : after) CHECK(http_get(port, "/api/games/" + t.id + "/1").status == 404);
+    });
 }
