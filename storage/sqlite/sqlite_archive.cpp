@@ -102,8 +102,10 @@ PageSql page_sql(SQLite::Database& db, const ArchiveQuery& q, const Bounds& boun
         ids += "SELECT * FROM (SELECT finished_ms, id FROM archive_players WHERE number = :number AND preset = :p" +
                std::to_string(i) + range_terms("", bounds) + order + ")";
     }
-    out.sql = std::string("SELECT ") + kColumns + " FROM (" + ids + ") p JOIN archive a ON a.id = p.id" +
-              " ORDER BY p.finished_ms DESC, p.id DESC LIMIT :limit";
+    // The page's ids first, merged and cut to the page; only then their games read from the archive
+    // (for a player of five presets, a page's games rather than five pages').
+    out.sql = std::string("SELECT ") + kColumns + " FROM (SELECT * FROM (" + ids + ") ORDER BY finished_ms DESC, id DESC" +
+              " LIMIT :limit) p JOIN archive a ON a.id = p.id ORDER BY p.finished_ms DESC, p.id DESC";
     return out;
 }
 
