@@ -39,7 +39,7 @@ public:
     std::vector<storage::ArchivedGameSummary> oldest_games(storage::Millis, int) override { return {}; }
     std::vector<storage::PresetRating> retired_ratings() override { return {}; }
     Outcome<std::unique_ptr<RetirementHold>, std::string> hold_retirement() override {
-        return std::unique_ptr<RetirementHold>(std::make_unique<RetirementHold>());
+        return std::unique_ptr<RetirementHold>(std::make_unique<RetirementHold>());  // held
     }
     Stats stats() const override { return {}; }
 

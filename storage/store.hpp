@@ -108,7 +108,8 @@ public:
     virtual std::vector<PresetRating> retired_ratings() = 0;
     // Retention by one process at a time of all that share the database: each step's rating rows
     // go on from those the steps before it left, so two at once would play some games twice. The
-    // hold lasts as long as the object; an error when another has it, or it cannot be taken.
+    // hold lasts as long as the object (which any thread may end); null when another process
+    // holds it; an error when it cannot be asked for (a database that does not answer).
     struct RetirementHold {
         virtual ~RetirementHold() = default;
     };

@@ -8,6 +8,7 @@
 #pragma once
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -22,22 +23,31 @@ class Store;
 
 namespace sparts::server {
 
+// What a run did: the games retired (those of the steps before an error too), the bytes
+// written, and why it stopped early, if it did.
 struct Retired {
     std::uint64_t games = 0;
-    std::uint64_t bytes = 0;  // written to the file
+    std::uint64_t bytes = 0;      // written to the file
+    std::string error;            // empty: every game due was retired
+    bool held_elsewhere = false;  // another process was retiring: nothing done, not an error
 };
 
 // Retires every finished game that ended before `before` (Unix ms) but an open table's last,
 // the oldest first, a step of a few hundred at a time: a step's lines are written to `file`
-// (appended to; made with the first step) and synced before its games are dropped, so that a
-// stop at any point loses none. `stop` is read between steps.
-Outcome<Retired, std::string> retire_games(storage::Store& store, storage::Millis before, const std::string& file,
-                                           const std::atomic<bool>* stop = nullptr);
+// (appended to; made, and its folder synced, with the first step) and synced before its games
+// are dropped, so that a stop at any point loses none. The hold (Store::hold_retirement) lasts
+// until the last step's drop is committed, even past a return on `stop`. `stop` is read between
+// steps and while a step's drop waits; `stepped` is called after each step's commit.
+Retired retire_games(storage::Store& store, storage::Millis before, const std::string& file,
+                     const std::atomic<bool>* stop = nullptr, const std::function<void()>& stepped = {});
 
 class Retirement {
 public:
-    Retirement(storage::Store& store, std::string dir, int after_days, Metrics& metrics);
+    // `stepped`: after each step's commit (the archive's cache forgets the games it held).
+    Retirement(storage::Store& store, std::string dir, int after_days, Metrics& metrics, std::function<void()> stepped);
     ~Retirement();  // stops a run under way after its step, and waits for it
+    // At the server's stop: a run under way ends after its step (its drop commits later).
+    void request_stop() { stopping_.store(true, std::memory_order_relaxed); }
     Retirement(const Retirement&) = delete;
     Retirement& operator=(const Retirement&) = delete;
 
@@ -49,8 +59,8 @@ public:
     // `why` goes to the log ("admin", "schedule").
     Outcome<std::string, Refusal> start(const std::string& why);
 
-    // {"running", "dir", "after_days", "last": {file, at_ms, games, bytes, took_ms} or {file,
-    // at_ms, error} or null}.
+    // {"running", "dir", "after_days", "last": {file (null: nothing written), at_ms, games, bytes,
+    // took_ms, and error or skipped when it ended early} or null}.
     nlohmann::json status() const;
 
 private:
@@ -60,6 +70,7 @@ private:
     const std::string dir_;
     const int after_days_;
     Metrics& metrics_;
+    const std::function<void()> stepped_;
     std::atomic<bool> stopping_{false};
     mutable std::mutex mutex_;  // what follows
     bool running_ = false;

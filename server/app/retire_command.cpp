@@ -25,14 +25,22 @@ int retire_command(const Config& config) {
     }
     const auto now = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch());
     const storage::Millis before = now.count() - static_cast<storage::Millis>(config.retire_older_than_days) * 86'400'000;
-    const auto retired = retire_games(**opened, before, config.retire_to);
-    if (!retired) {
-        std::cerr << retired.error() << "\n";
+    const Retired retired = retire_games(**opened, before, config.retire_to);
+    if (retired.held_elsewhere) {
+        std::cerr << "old games are being retired already by another process\n";
         return 1;
     }
-    std::printf("%llu finished games older than %d days retired to %s (%llu bytes)\n",
-                static_cast<unsigned long long>(retired->games), config.retire_older_than_days, config.retire_to.c_str(),
-                static_cast<unsigned long long>(retired->bytes));
+    if (!retired.error.empty()) {
+        std::cerr << retired.error << " (" << retired.games << " games retired to " << config.retire_to << " before it)\n";
+        return 1;
+    }
+    if (retired.games == 0)
+        std::printf("0 finished games older than %d days retired: none was due, %s not written\n",
+                    config.retire_older_than_days, config.retire_to.c_str());
+    else
+        std::printf("%llu finished games older than %d days retired to %s (%llu bytes)\n",
+                    static_cast<unsigned long long>(retired.games), config.retire_older_than_days,
+                    config.retire_to.c_str(), static_cast<unsigned long long>(retired.bytes));
     return 0;
 }
 

@@ -180,7 +180,8 @@ std::uint16_t Server::start() {
     }
     if (!config_.retire_dir.empty()) {
         if (!store_) throw std::runtime_error("--retire-dir retires games from the archive: it needs a --database");
-        retirement_ = std::make_unique<Retirement>(*store_, config_.retire_dir, config_.retire_after_days, metrics_);
+        retirement_ = std::make_unique<Retirement>(*store_, config_.retire_dir, config_.retire_after_days, metrics_,
+                                                   [this] { archive_.forget_all(); });
         hub_.retirement = retirement_.get();
         if (config_.retire_every_seconds > 0) {
             retirement_timer_ = std::make_unique<net::steady_timer>(io_);
@@ -295,16 +296,17 @@ void Server::schedule_retirement(std::chrono::seconds after) {
     retirement_timer_->expires_after(after);
     retirement_timer_->async_wait([this](const boost::system::error_code& ec) {
         if (ec || hub_.stopping) return;
+        schedule_retirement(std::chrono::seconds(config_.retire_every_seconds));
         // A run still under way (a year of games at once) is let be: the next comes at the next tick.
         if (auto started = retirement_->start("schedule"); !started)
             spdlog::warn("retirement (schedule): {}", started.error().message);
-        schedule_retirement(std::chrono::seconds(config_.retire_every_seconds));
     });
 }
 
 void Server::stop() {
     net::post(io_, [this] {
         if (hub_.stopping.exchange(true)) return;
+        if (retirement_) retirement_->request_stop();
         boost::system::error_code ignored;
         signals_.cancel(ignored);
         if (store_ && store_->clustered()) return drain();

@@ -9,24 +9,37 @@ template <class V>
 std::optional<V> ArchiveReader::Lru<V>::get(const std::string& key) {
     auto it = index_.find(key);
     if (it == index_.end()) return std::nullopt;
+    if (std::chrono::steady_clock::now() - it->second->kept > kMaxAge) {
+        order_.erase(it->second);
+        index_.erase(it);
+        return std::nullopt;
+    }
     order_.splice(order_.begin(), order_, it->second);
-    return it->second->second;
+    return it->second->value;
 }
 
 template <class V>
 void ArchiveReader::Lru<V>::put(const std::string& key, V value, std::size_t capacity) {
     if (capacity == 0) return;
+    const auto now = std::chrono::steady_clock::now();
     if (auto it = index_.find(key); it != index_.end()) {
-        it->second->second = std::move(value);
+        it->second->value = std::move(value);
+        it->second->kept = now;
         order_.splice(order_.begin(), order_, it->second);
         return;
     }
-    order_.emplace_front(key, std::move(value));
+    order_.push_front(Entry{key, std::move(value), now});
     index_[key] = order_.begin();
     while (order_.size() > capacity) {
-        index_.erase(order_.back().first);
+        index_.erase(order_.back().key);
         order_.pop_back();
     }
+}
+
+void ArchiveReader::forget_all() {
+    std::lock_guard lock(mutex_);
+    pages_.clear();
+    games_.clear();
 }
 
 ApiResponse ArchiveReader::http(std::string_view target) {

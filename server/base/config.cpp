@@ -273,11 +273,12 @@ const std::vector<Setting>& settings() {
              "the server runs",
              &C::retire_dir),
         number("retire-after-days",
-               "with --retire-dir: the finished games older than this are exported there and dropped from the "
-               "archive, while play goes on (0: never)",
+               "with --retire-dir: the finished games older than this many days are exported there and dropped "
+               "from the archive, while play goes on (0, without --retire-dir: no retention)",
                &C::retire_after_days, 0, 36500),
         number("retire-every-seconds",
-               "retention runs this often, the first a minute after start (0: only when the admin API asks)",
+               "retention runs this often, the first a minute after start (or sooner, at a shorter interval); 0: "
+               "only when the admin API asks",
                &C::retire_every_seconds, 0, 31536000),
     };
     return table;

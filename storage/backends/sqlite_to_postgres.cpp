@@ -149,7 +149,7 @@ Outcome<CopiedHistory, std::string> copy_sqlite_to_postgres(const std::string& s
                   {"p.preset", "preset", "text", As::text},
                   {"p.finished_ms", "finished_ms", "bigint", As::number},
                   {"p.id", "id", "bigint", As::number}},
-                 "n.player, p.preset, p.finished_ms, p.id");
+                 "p.number, p.preset, p.finished_ms, p.id");  // its key's order: no sort
             copied.games = copied.finished_games +
                            copy(sqlite, pg, "games_in_progress", "games_in_progress",
                                 {{"table_id", "table_id", "text", As::text},

@@ -1205,7 +1205,7 @@ Outcome<std::unique_ptr<Store::RetirementHold>, std::string> PgStore::hold_retir
     try {
         auto hold = std::make_unique<Hold>(url_);
         if (!hold->conn.exec("SELECT pg_try_advisory_lock($1)", pg::Params().number(kRetirementLock)).boolean(0, 0))
-            return std::string("old games are being retired already (by this node or another)");
+            return std::unique_ptr<RetirementHold>();  // this node or another is retiring
         return std::unique_ptr<RetirementHold>(std::move(hold));
     } catch (const pg::Error& e) {
         return "cannot hold the retirement lock: " + pg::scrub(e.what(), url_);

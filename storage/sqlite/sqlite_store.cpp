@@ -881,13 +881,15 @@ std::vector<ArchivedGameSummary> SqliteStore::oldest_games(Millis before, int li
 }
 
 Outcome<std::unique_ptr<Store::RetirementHold>, std::string> SqliteStore::hold_retirement() {
+    // A flag, not a mutex: the hold may end on the writer's thread, with the last step's commit.
     struct Hold final : RetirementHold {
-        explicit Hold(std::mutex& m) : lock(m, std::try_to_lock) {}
-        std::unique_lock<std::mutex> lock;
+        explicit Hold(std::atomic<bool>& f) : held(f) {}
+        ~Hold() override { held.store(false); }
+        std::atomic<bool>& held;
     };
-    auto hold = std::make_unique<Hold>(retirement_mutex_);
-    if (!hold->lock.owns_lock()) return std::string("old games are being retired already");
-    return std::unique_ptr<RetirementHold>(std::move(hold));
+    bool free = false;
+    if (!retirement_held_.compare_exchange_strong(free, true)) return std::unique_ptr<RetirementHold>();
+    return std::unique_ptr<RetirementHold>(std::make_unique<Hold>(retirement_held_));
 }
 
 std::vector<PresetRating> SqliteStore::retired_ratings() {

@@ -13,6 +13,7 @@
 // (an flock on "<file>.lock"), a corrupt file (quick_check), a read-only file or
 // directory, and a schema newer than this server's.
 #pragma once
+#include <atomic>
 #include <condition_variable>
 #include <deque>
 #include <memory>
@@ -96,6 +97,9 @@ private:
 
     std::string path_;
     SqliteOptions options_;
+    // Retention's hold (hold_retirement): this process's alone, the file being one server's.
+    // Before the writer: a hold in a pending commit's callback ends before this does.
+    std::atomic<bool> retirement_held_{false};
     int lock_fd_ = -1;
     std::unique_ptr<Writer> writer_;
     bool writer_dirty_ = false;  // writer thread: a transaction failed, its memory of the tables is to be read again
@@ -105,8 +109,6 @@ private:
 
     CommitQueue queue_;
     mutable std::mutex mutex_;  // the stats, and the checkpointer's wait
-    // Retention's hold (hold_retirement): this process's alone, the file being one server's.
-    std::mutex retirement_mutex_;
     std::condition_variable checkpoint_wake_;
     bool stopping_ = false;     // for the checkpointer and the checker
     bool check_later_ = false;  // the file is checked once open (check_integrity), not before

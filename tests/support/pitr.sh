@@ -17,7 +17,7 @@
 set -euo pipefail
 cmd="${1:?usage: pitr.sh primary|base-backup|switch-wal|restore|stop DIR [TIME]}"
 dir="$(realpath -m "${2:?usage: pitr.sh COMMAND DIR}")"
-bin="${SPARTS_PG_BIN:-$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)}"
+bin="${SPARTS_PG_BIN:-$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1 || true)}"
 [ -x "$bin/pg_ctl" ] || { echo "pitr.sh: no PostgreSQL server found (apt-get install postgresql-15)" >&2; exit 1; }
 as_owner=()
 [ "$(id -u)" -eq 0 ] && as_owner=(runuser -u postgres --)
