@@ -194,7 +194,7 @@ void Retirement::run(const std::string& file, const std::string& why) {
     const std::string path = (fs::path(dir_) / file).string();
     const std::int64_t started = unix_now_ms();
     const storage::Millis before = started - static_cast<storage::Millis>(after_days_) * 86'400'000;
-    spdlog::info("retirement ({}): the games finished over {} days ago, to {}", why, after_days_, path);
+    spdlog::debug("retirement ({}): the games finished over {} days ago, to {}", why, after_days_, path);
     const Retired done = retire_games(store_, before, path, &stopping_, stepped_);
     const std::int64_t ended = unix_now_ms();
     metrics_.games_retired.fetch_add(done.games, std::memory_order_relaxed);
@@ -214,8 +214,11 @@ void Retirement::run(const std::string& file, const std::string& why) {
         last["error"] = done.error;
     } else {
         metrics_.retirement_last_ms.store(ended, std::memory_order_relaxed);
-        spdlog::info("retirement ({}): {} games retired to {} ({} bytes) in {} ms", why, done.games, path, done.bytes,
-                     ended - started);
+        if (done.games == 0)
+            spdlog::info("retirement ({}): no finished game is over {} days old; nothing written", why, after_days_);
+        else
+            spdlog::info("retirement ({}): {} games retired to {} ({} bytes) in {} ms", why, done.games, path,
+                         done.bytes, ended - started);
     }
     std::lock_guard lock(mutex_);
     last_ = std::move(last);

@@ -12,7 +12,7 @@
 set -euo pipefail
 cmd="${1:?usage: postgres.sh start|stop|url DIR}"
 dir="$(realpath -m "${2:?usage: postgres.sh start|stop|url DIR}")"
-bin="${SPARTS_PG_BIN:-$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)}"
+bin="${SPARTS_PG_BIN:-$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1 || true)}"
 [ -x "$bin/pg_ctl" ] || { echo "postgres.sh: no PostgreSQL server found (apt-get install postgresql-15)" >&2; exit 1; }
 
 as_owner=()
