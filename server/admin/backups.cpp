@@ -1,10 +1,9 @@
 #include "server/admin/backups.hpp"
 
 #include <algorithm>
-#include <chrono>
-#include <ctime>
 #include <filesystem>
 #include <spdlog/spdlog.h>
+#include "server/admin/stamped_file_name.hpp"
 #include "storage/store.hpp"
 
 namespace sparts::server {
@@ -19,19 +18,6 @@ constexpr std::string_view kSuffix = ".db";
 
 bool is_backup_name(const std::string& name) {
     return name.size() > kPrefix.size() + kSuffix.size() && name.starts_with(kPrefix) && name.ends_with(kSuffix);
-}
-
-// sparts-20261128T174500Z.db for now (UTC); another second's name if that one is taken.
-std::string new_name(const std::string& dir) {
-    const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-    std::tm utc{};
-    gmtime_r(&now, &utc);
-    char stamp[32];
-    std::strftime(stamp, sizeof stamp, "%Y%m%dT%H%M%SZ", &utc);
-    std::string name = std::string(kPrefix) + stamp + std::string(kSuffix);
-    for (int n = 2; fs::exists(fs::path(dir) / name); ++n)
-        name = std::string(kPrefix) + stamp + "-" + std::to_string(n) + std::string(kSuffix);
-    return name;
 }
 
 }  // namespace
@@ -55,7 +41,7 @@ Outcome<std::string, Backups::Refusal> Backups::start(const std::string& why) {
     fs::create_directories(dir_, ec);
     if (ec) return Refusal{false, "cannot make the backup folder " + dir_ + ": " + ec.message()};
     if (thread_.joinable()) thread_.join();  // the last one has ended (running_ is false): joins at once
-    const std::string file = new_name(dir_);
+    const std::string file = stamped_file_name(dir_, kPrefix, kSuffix);
     running_ = true;
     thread_ = std::thread([this, file, why] { run(file, why); });
     return file;

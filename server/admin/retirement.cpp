@@ -3,7 +3,6 @@
 #include <cerrno>
 #include <chrono>
 #include <cstring>
-#include <ctime>
 #include <fcntl.h>
 #include <filesystem>
 #include <future>
@@ -12,6 +11,7 @@
 #include <unistd.h>
 
 #include "protocol/json_text.hpp"
+#include "server/admin/stamped_file_name.hpp"
 #include "server/archive/game_json.hpp"
 #include "storage/rating_book.hpp"
 #include "storage/rating_rebuild.hpp"
@@ -71,18 +71,6 @@ private:
     std::string path_;
     int fd_ = -1;
 };
-
-// games-20261129T142500Z.jsonl for now (UTC); another second's name if that one is taken.
-std::string retirement_file_name(const std::string& dir) {
-    const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-    std::tm utc{};
-    gmtime_r(&now, &utc);
-    char stamp[32];
-    std::strftime(stamp, sizeof stamp, "%Y%m%dT%H%M%SZ", &utc);
-    std::string name = std::string("games-") + stamp + ".jsonl";
-    for (int n = 2; fs::exists(fs::path(dir) / name); ++n) name = std::string("games-") + stamp + "-" + std::to_string(n) + ".jsonl";
-    return name;
-}
 
 }  // namespace
 
@@ -181,7 +169,7 @@ Outcome<std::string, Retirement::Refusal> Retirement::start(const std::string& w
     if (ec) return Refusal{false, "cannot make the retirement folder " + dir_ + ": " + ec.message()};
     if (thread_.joinable()) thread_.join();  // the last run has ended (running_ is false): joins at once
     try {
-        const std::string file = retirement_file_name(dir_);
+        const std::string file = stamped_file_name(dir_, "games-", ".jsonl");  // games-20261129T142500Z.jsonl
         thread_ = std::thread([this, file, why] { run(file, why); });
         running_ = true;  // (run() takes mutex_ to end: it cannot clear this first)
         return file;

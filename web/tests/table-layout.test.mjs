@@ -102,18 +102,23 @@ for (const size of ["desktop", "phone"]) {
     await page.locator("#start").click();
     await page.locator(".scoreboard").waitFor();
     const seen = new Set();
-    let passes = 0;
+    // The hands whose pass was measured, by number: a loaded machine can show one hand's pass
+    // form twice (the pass sent, the page not yet drawn again), and it is measured once.
+    const passed = new Set();
     const deadline = Date.now() + 240000;
     for (;;) {
       assert.ok(Date.now() < deadline, "six hands did not end in 4 minutes");
       const what = await nextPhase(page, { handScored: !seen.has("hand-scored") });
-      if (what === "passing") await measure(page, `hearts-6-partners-${size}-passing-${++passes}`);
-      else if (!seen.has(what)) await measure(page, `hearts-6-partners-${size}-${what}`);
+      if (what === "passing") {
+        const hand = Number((await page.locator(".table-head .muted").innerText()).match(/hand (\d+)/)?.[1]);
+        if (!passed.has(hand)) await measure(page, `hearts-6-partners-${size}-passing-${hand}`);
+        passed.add(hand);
+      } else if (!seen.has(what)) await measure(page, `hearts-6-partners-${size}-${what}`);
       seen.add(what);
       if (what === "game-over") break;
       if (what !== "hand-scored") await act(page, what);
     }
-    assert.equal(passes, 6, "a pass a hand");
+    assert.deepEqual([...passed].sort(), [1, 2, 3, 4, 5, 6], "a pass a hand");
     assert.deepEqual(ada.errors, []);
     await ada.context.close();
   });
