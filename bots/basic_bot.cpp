@@ -11,6 +11,7 @@ Action basic_action(const SeatView& view, const BotMemory& memory, Rng& /*rng: t
         case ActionKind::pass: return bot::basic_pass(r);
         case ActionKind::bid: return bot::basic_bid(r);
         case ActionKind::play: return bot::basic_play(r);
+        case ActionKind::moon: return bot::basic_moon(r);
         case ActionKind::clock_expired:
         case ActionKind::show_cards: break;
     }

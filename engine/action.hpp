@@ -10,7 +10,9 @@ namespace sparts {
 
 // show_cards: blind nil (docs/RULES.md blind_nil): a seat whose cards are still face
 // down turns them up instead of bidding blind nil; then it bids as usual.
-enum class ActionKind : std::uint8_t { choose, pass, bid, play, clock_expired, show_cards };
+// moon: the hearts preset's moon_scoring "choose": the shooter adds the moon to every
+// other side's score, or takes it off its own.
+enum class ActionKind : std::uint8_t { choose, pass, bid, play, clock_expired, show_cards, moon };
 
 struct Action {
     ActionKind kind = ActionKind::play;
@@ -20,6 +22,7 @@ struct Action {
     Card card;                              // play
     CardSet cards;                          // pass
     CardSet back;                           // pass, multi-pass B: the card to the seat passing to you
+    bool subtract = false;                  // moon: off the shooter's score instead of onto the others'
 
     static Action choose(HandKind k) { Action a; a.kind = ActionKind::choose; a.choice = k; return a; }
     static Action pass(CardSet c, CardSet back = {}) {
@@ -32,6 +35,7 @@ struct Action {
     static Action make_bid(int n) { Action a; a.kind = ActionKind::bid; a.bid = static_cast<std::int8_t>(n); return a; }
     static Action blind_nil() { Action a = make_bid(0); a.blind = true; return a; }
     static Action show_cards() { Action a; a.kind = ActionKind::show_cards; return a; }
+    static Action moon(bool subtract) { Action a; a.kind = ActionKind::moon; a.subtract = subtract; return a; }
     static Action play(Card c) { Action a; a.kind = ActionKind::play; a.card = c; return a; }
     static Action clock_expired() { Action a; a.kind = ActionKind::clock_expired; return a; }
 

@@ -21,6 +21,7 @@ const char* to_string(Phase phase) {
         case Phase::bidding: return "bidding";
         case Phase::playing: return "playing";
         case Phase::game_over: return "game_over";
+        case Phase::moon_choice: return "moon_choice";
     }
     return "?";
 }
@@ -49,7 +50,7 @@ const char* event_name(const Event& e) {
         "hand_started", "cards_dealt", "choice_started", "hand_kind_chosen", "passing_started",
         "cards_passed", "cards_received", "bidding_started", "bid_made", "bids_revealed", "play_started",
         "card_played", "hearts_broken", "spades_broken", "trick_won", "center_taken",
-        "hand_scored", "bag_penalty", "game_over"};
+        "hand_scored", "bag_penalty", "game_over", "moon_shot"};
     static_assert(std::size(names) == std::variant_size_v<Event>);
     return names[e.index()];
 }
@@ -142,6 +143,8 @@ std::string describe(const Event& ev) {
                 s += std::string(" reason=") + to_string(e.reason) + " hands=" + n(e.hands_played);
                 for (int i = 0; i < e.side_count; ++i)
                     s += " | side=" + n(i) + " score=" + n(e.scores[i]) + " rank=" + n(e.ranks[i]);
+            } else if constexpr (std::is_same_v<T, MoonShot>) {
+                s += " seat=" + n(e.seat) + " side=" + n(e.side) + " points=" + n(e.points);
             }
         },
         ev);

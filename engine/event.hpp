@@ -154,11 +154,19 @@ struct GameOver {
     std::array<std::int32_t, kMaxSeats> scores;
     std::array<std::uint8_t, kMaxSeats> ranks;  // 1 = first; equal scores share a rank
 };
+// The hearts preset's moon_scoring "choose": `side` took every heart and the queen of
+// spades (every trick, where the sun shines: `points` 52 rather than 26), and `seat`,
+// the one of it that took the queen, now chooses how they count (ActionKind::moon).
+struct MoonShot {
+    Seat seat;
+    std::uint8_t side;
+    std::uint8_t points;
+};
 
 using Event = std::variant<HandStarted, CardsDealt, ChoiceStarted, HandKindChosen, PassingStarted,
                            CardsPassed, CardsReceived, BiddingStarted, BidMade, BidsRevealed, PlayStarted,
                            CardPlayed, HeartsBroken, SpadesBroken, TrickWon, CenterTaken,
-                           HandScored, BagPenalty, GameOver>;
+                           HandScored, BagPenalty, GameOver, MoonShot>;
 
 // The snake_case name of an event's kind ("card_played"), as on the wire.
 const char* event_name(const Event& e);

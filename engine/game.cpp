@@ -1,6 +1,7 @@
 #include "engine/game.hpp"
 
 #include <algorithm>
+#include <stdexcept>
 
 #include "engine/hearts_scoring.hpp"
 #include "engine/joker_deck.hpp"
@@ -235,6 +236,7 @@ Result<std::span<const Event>> Game::apply(Seat seat, const Action& a) {
                                                  (s_.phase == Phase::choosing  ? "waiting for the choice of game"
                                                   : s_.phase == Phase::passing ? "passing"
                                                   : s_.phase == Phase::bidding ? "bidding"
+                                                  : s_.phase == Phase::moon_choice ? "waiting for the shooter's choice"
                                                                                : "playing tricks"));
     };
     auto turn_is = [&]() -> std::optional<RuleError> {
@@ -285,6 +287,11 @@ Result<std::span<const Event>> Game::apply(Seat seat, const Action& a) {
             if (auto e = turn_is()) return *e;
             if (auto e = check_play(seat, a.card)) return *e;
             on_play(seat, a.card);
+            break;
+        case ActionKind::moon:
+            if (auto e = phase_is(Phase::moon_choice, "choose how the moon scores")) return *e;
+            if (auto e = turn_is()) return *e;
+            score_hand(a.subtract);
             break;
         case ActionKind::clock_expired: break;  // handled above
     }
@@ -342,6 +349,11 @@ LegalMoves Game::legal_moves(Seat seat) const {
             if (seat != s_.turn) break;
             m.any = true, m.kind = ActionKind::play;
             m.cards = playable(seat);
+            break;
+        case Phase::moon_choice:
+            if (seat != s_.turn) break;
+            m.any = true, m.kind = ActionKind::moon;
+            m.moon_add = m.moon_subtract = true;
             break;
         case Phase::game_over: break;
     }
@@ -713,7 +725,7 @@ void Game::finish_trick() {
     s_.trick.leader = winner;
     s_.turn = winner;
     if (s_.trick_number == rules_.hand_size) {
-        score_hand();
+        if (!begin_moon_choice()) score_hand();
         return;
     }
     ++s_.trick_number;
@@ -730,7 +742,43 @@ void Game::give_center(Seat seat, int count) {
 
 // ---------------------------------------------------------------- scoring and the end
 
-void Game::score_hand() {
+HeartsScoring Game::hearts_scoring() const {
+    return {rules_.jack_of_diamonds, rules_.moon_scoring, rules_.shoot_the_sun,
+            of_suit(deck_in_play(rules_), Suit::hearts).size(), rules_.hand_size, rules_.target_score};
+}
+
+std::array<HeartsTake, kMaxSeats> Game::hearts_takes() const {
+    // Per side: partnership Hearts adds the partners' takes.
+    std::array<HeartsTake, kMaxSeats> takes{};
+    for (int side = 0; side < rules_.sides(); ++side) {
+        for (int s = 0; s < rules_.seats; ++s) {
+            if (!(rules_.side_seats(side) & bit(s))) continue;
+            takes[side].hearts += of_suit(s_.won[s], Suit::hearts).size();
+            takes[side].queens += (s_.won[s] & kQueensOfSpades).size();
+            takes[side].jacks += s_.won[s].contains(kJackOfDiamonds) ? 1 : 0;
+            takes[side].tricks += s_.tricks[s];
+        }
+    }
+    return takes;
+}
+
+bool Game::begin_moon_choice() {
+    if (rules_.family() != Family::hearts || rules_.moon_scoring != MoonScoring::choose) return false;
+    const auto takes = hearts_takes();
+    const MoonShooter shot = moon_shooter(std::span(takes.data(), static_cast<std::size_t>(rules_.sides())), hearts_scoring());
+    if (shot.side < 0) return false;
+    // A side's choice is its queen taker's: one seat answers, in partnership Hearts too.
+    Seat chooser = kNoSeat;
+    for (int s = 0; s < rules_.seats; ++s)
+        if ((rules_.side_seats(shot.side) & bit(s)) && s_.won[s].intersects(kQueensOfSpades)) chooser = static_cast<Seat>(s);
+    if (chooser == kNoSeat) throw std::logic_error("a moon shot without the queen of spades");
+    s_.phase = Phase::moon_choice;
+    s_.turn = chooser;
+    emit(MoonShot{chooser, static_cast<std::uint8_t>(shot.side), static_cast<std::uint8_t>(shot.points)});
+    return true;
+}
+
+void Game::score_hand(bool moon_subtracts) {
     const int n = rules_.seats, sides = rules_.sides();
     const HandKind kind = s_.hand_rules.kind;
     if (rules_.secret_bids && s_.hand_rules.bidding)
@@ -774,21 +822,11 @@ void Game::score_hand() {
         case HandKind::hearts: {
             std::array<HeartsTake, kMaxSeats> takes{};
             if (rules_.family() == Family::hearts) {
-                // Per side: partnership Hearts adds the partners' takes.
+                takes = hearts_takes();
                 std::array<int, kMaxSeats> before{};
-                for (int side = 0; side < sides; ++side) {
-                    before[side] = s_.scores[side];
-                    for (int s = 0; s < n; ++s) {
-                        if (!(hs.sides[side].seats & bit(s))) continue;
-                        takes[side].hearts += of_suit(s_.won[s], Suit::hearts).size();
-                        takes[side].queens += (s_.won[s] & kQueensOfSpades).size();
-                        takes[side].jacks += s_.won[s].contains(kJackOfDiamonds) ? 1 : 0;
-                        takes[side].tricks += s_.tricks[s];
-                    }
-                }
-                const HeartsScoring how{rules_.jack_of_diamonds, rules_.moon_scoring, rules_.shoot_the_sun,
-                                        of_suit(deck_in_play(rules_), Suit::hearts).size(), rules_.hand_size,
-                                        rules_.target_score};
+                for (int side = 0; side < sides; ++side) before[side] = s_.scores[side];
+                HeartsScoring how = hearts_scoring();
+                how.shooter_subtracts = moon_subtracts;
                 score_hearts(std::span(takes.data(), static_cast<std::size_t>(sides)),
                              std::span(before.data(), static_cast<std::size_t>(sides)), how,
                              std::span(sheets.data(), static_cast<std::size_t>(sides)));

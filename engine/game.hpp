@@ -18,6 +18,7 @@
 #include "engine/action.hpp"
 #include "engine/event.hpp"
 #include "engine/hand_rules.hpp"
+#include "engine/hearts_scoring.hpp"
 #include "engine/legal_moves.hpp"
 #include "engine/ruleset.hpp"
 
@@ -136,7 +137,11 @@ private:
     void finish_passing();
     void finish_trick();
     void give_center(Seat seat, int count);
-    void score_hand();
+    // `moon_subtracts`: the shooter's answer under moon_scoring "choose".
+    void score_hand(bool moon_subtracts = false);
+    bool begin_moon_choice();
+    HeartsScoring hearts_scoring() const;
+    std::array<HeartsTake, kMaxSeats> hearts_takes() const;
     bool check_game_end();
     void end_game(GameEndReason reason);
 

@@ -22,33 +22,39 @@ void score_bga_hearts(std::span<const HeartsTake> takes, int hearts_in_play, int
     }
 }
 
+MoonShooter moon_shooter(std::span<const HeartsTake> takes, const HeartsScoring& how) {
+    MoonShooter shot;
+    for (std::size_t i = 0; i < takes.size(); ++i) {
+        if (takes[i].hearts == how.hearts_in_play && takes[i].queens == 1) shot = {static_cast<int>(i), 26};
+        if (how.sun && takes[i].tricks == how.tricks_in_hand) shot = {static_cast<int>(i), 52};
+    }
+    return shot;
+}
+
+bool moon_subtract_is_best(std::span<const HeartsTake> takes, std::span<const int> scores, MoonShooter shot,
+                           const HeartsScoring& how) {
+    const int n = static_cast<int>(takes.size());
+    auto jack = [&](int i) { return how.jack_of_diamonds * takes[i].jacks; };
+    const int shooter_after = scores[shot.side] + jack(shot.side);
+    const bool target = how.target_score > 0;  // no target: nothing ends the game
+    bool ends = target && shooter_after >= how.target_score, alone_lowest = true;
+    for (int i = 0; i < n; ++i) {
+        if (i == shot.side) continue;
+        const int after = scores[i] + jack(i) + shot.points;
+        if (target && after >= how.target_score) ends = true;
+        if (after <= shooter_after) alone_lowest = false;
+    }
+    return ends && !alone_lowest;
+}
+
 void score_hearts(std::span<const HeartsTake> takes, std::span<const int> scores, const HeartsScoring& how,
                   std::span<ScoreSheet> out) {
     const int n = static_cast<int>(takes.size());
-    int shooter = -1;
-    bool sun = false;
-    for (int i = 0; i < n; ++i) {
-        if (takes[i].hearts == how.hearts_in_play && takes[i].queens == 1) shooter = i;
-        if (how.sun && takes[i].tricks == how.tricks_in_hand) shooter = i, sun = true;
-    }
-    const int moon = sun ? 52 : 26;
+    const MoonShooter shot = moon_shooter(takes, how);
+    const int shooter = shot.side, moon = shot.points;
     bool subtract = how.moon == MoonScoring::subtract;
-    if (shooter >= 0 && how.moon == MoonScoring::best) {
-        // The shooter's choice, made for them: add to the others unless that ends the game
-        // (someone at the target) with the shooter not alone at the bottom; the scores after
-        // the hand, the jack of diamonds included.
-        auto jack = [&](int i) { return how.jack_of_diamonds * takes[i].jacks; };
-        const int shooter_after = scores[shooter] + jack(shooter);
-        const bool target = how.target_score > 0;  // no target: nothing ends the game
-        bool ends = target && shooter_after >= how.target_score, alone_lowest = true;
-        for (int i = 0; i < n; ++i) {
-            if (i == shooter) continue;
-            const int after = scores[i] + jack(i) + moon;
-            if (target && after >= how.target_score) ends = true;
-            if (after <= shooter_after) alone_lowest = false;
-        }
-        subtract = ends && !alone_lowest;
-    }
+    if (shooter >= 0 && how.moon == MoonScoring::best) subtract = moon_subtract_is_best(takes, scores, shot, how);
+    if (shooter >= 0 && how.moon == MoonScoring::choose) subtract = how.shooter_subtracts;
     for (int i = 0; i < n; ++i) {
         ScoreSheet& s = out[i];
         s = {};

@@ -37,7 +37,22 @@ struct HeartsScoring {
     int hearts_in_play = 13;
     int tricks_in_hand = 13;
     int target_score = 100;
+    bool shooter_subtracts = false;  // `choose`: the shooter's answer (ActionKind::moon)
 };
+
+// The side that shot the moon (every heart and the queen) or the sun (every trick, with
+// `sun`), or -1; `points`: 26, or 52 for the sun.
+struct MoonShooter {
+    int side = -1;
+    int points = 0;
+};
+MoonShooter moon_shooter(std::span<const HeartsTake> takes, const HeartsScoring& how);
+
+// `best`'s choice, and the bots' under `choose`: add to the others unless that ends the
+// game (someone at the target) with the shooter not alone at the bottom. `scores` are the
+// sides' game scores before the hand; the jack of diamonds counts as it will.
+bool moon_subtract_is_best(std::span<const HeartsTake> takes, std::span<const int> scores, MoonShooter shot,
+                           const HeartsScoring& how);
 
 // `takes` per side; `scores` the sides' game scores before the hand (for `best`).
 void score_hearts(std::span<const HeartsTake> takes, std::span<const int> scores, const HeartsScoring& how,

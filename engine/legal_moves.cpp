@@ -12,6 +12,7 @@ const char* to_string(ActionKind kind) {
         case ActionKind::play: return "play";
         case ActionKind::clock_expired: return "clock_expired";
         case ActionKind::show_cards: return "show_cards";
+        case ActionKind::moon: return "moon";
     }
     return "?";
 }
@@ -30,6 +31,7 @@ bool LegalMoves::contains(const Action& a) const {
         case ActionKind::play: return a.card.valid() && cards.contains(a.card);
         case ActionKind::clock_expired: return true;
         case ActionKind::show_cards: return show_cards;
+        case ActionKind::moon: return a.subtract ? moon_subtract : moon_add;
     }
     return false;
 }
@@ -49,6 +51,7 @@ std::uint64_t LegalMoves::count() const {
         case ActionKind::play: return static_cast<std::uint64_t>(cards.size());
         case ActionKind::clock_expired: return 1;
         case ActionKind::show_cards: return 1;
+        case ActionKind::moon: return std::uint64_t{moon_add} + moon_subtract;
     }
     return 0;
 }

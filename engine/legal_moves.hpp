@@ -22,6 +22,9 @@ struct LegalMoves {
     // (then `bids` is empty: it bids once it has seen its cards).
     bool blind_nil = false;
     bool show_cards = false;
+    // moon: the shooter's choice; both are always open to it.
+    bool moon_add = false;
+    bool moon_subtract = false;
 
     bool contains(const Action& a) const;
     // How many concrete actions there are (passes: the binomial coefficient).

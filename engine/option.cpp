@@ -103,7 +103,8 @@ std::optional<RuleError> set_moon_scoring(Ruleset& r, std::string_view v) {
     if (v == "add") r.moon_scoring = MoonScoring::add;
     else if (v == "subtract") r.moon_scoring = MoonScoring::subtract;
     else if (v == "best") r.moon_scoring = MoonScoring::best;
-    else return bad_value("moon_scoring", v, "add, subtract or best");
+    else if (v == "choose") r.moon_scoring = MoonScoring::choose;
+    else return bad_value("moon_scoring", v, "add, subtract, best or choose");
     return std::nullopt;
 }
 
@@ -112,6 +113,7 @@ std::string moon_scoring_text(const Ruleset& r) {
         case MoonScoring::add: return "add";
         case MoonScoring::subtract: return "subtract";
         case MoonScoring::best: return "best";
+        case MoonScoring::choose: return "choose";
     }
     return "?";
 }
@@ -561,9 +563,10 @@ const OptionInfo kOptions[] = {
     {"points_on_first_trick", "true | false", "Hearts: hearts and the queen of spades may be played on the first trick.",
      "hearts: docs/RULES.md", fam(Family::hearts), BOOL_OPTION("points_on_first_trick", points_first_trick),
      [](const Ruleset& r) { return bool_text(r.points_first_trick); }},
-    {"moon_scoring", "add | subtract | best",
+    {"moon_scoring", "add | subtract | best | choose",
      "Hearts: a player (a side in partnership Hearts) who takes every heart and the queen of spades scores 0 for "
-     "them and every other gets 26 (add), or gets -26 (subtract), or the better of the two for the shooter (best).",
+     "them and every other gets 26 (add), or gets -26 (subtract), or the better of the two for the shooter (best), "
+     "or the shooter chooses once the hand's tricks are over (choose).",
      "hearts: docs/RULES.md", fam(Family::hearts), set_moon_scoring, moon_scoring_text},
     {"shoot_the_sun", "true | false", "Hearts: taking every trick scores twice the moon (52).",
      "hearts: docs/RULES.md", fam(Family::hearts), BOOL_OPTION("shoot_the_sun", shoot_the_sun),

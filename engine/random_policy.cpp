@@ -39,6 +39,10 @@ Action random_action(const LegalMoves& m, Rng& rng) {
             return Action::play(m.cards.nth(static_cast<int>(rng.below(static_cast<std::uint64_t>(m.cards.size())))));
         case ActionKind::clock_expired: return Action::clock_expired();
         case ActionKind::show_cards: return Action::show_cards();
+        case ActionKind::moon: {
+            const bool subtract = m.moon_subtract && (!m.moon_add || rng.below(2) == 0);
+            return Action::moon(subtract);
+        }
     }
     return Action::clock_expired();
 }

@@ -52,8 +52,9 @@ enum class JokerDeck : std::uint8_t {
 };
 // The hearts preset: who scores a shot moon (docs/RULES.md moon). `add`: 26 to every
 // other player; `subtract`: 26 off the shooter; `best`: whichever leaves the shooter
-// better placed (subtract when adding would end the game with the shooter not first).
-enum class MoonScoring : std::uint8_t { add, subtract, best };
+// better placed (subtract when adding would end the game with the shooter not first);
+// `choose`: the shooter says which, once the hand's tricks are over (Phase::moon_choice).
+enum class MoonScoring : std::uint8_t { add, subtract, best, choose };
 // The hearts preset's passes, hand by hand: left, right, across, hold (across is
 // left out at an odd number of seats), or always one way, or never.
 enum class PassRotation : std::uint8_t { standard, left_right, left, right, across, none };

@@ -22,7 +22,9 @@ inline constexpr Viewer kArchive = 0xFD;
 // the others always play one kind.
 enum class HandKind : std::uint8_t { undecided, spades, hearts, sparts };
 
-enum class Phase : std::uint8_t { choosing, passing, bidding, playing, game_over };
+// moon_choice: the hearts preset's moon_scoring "choose": the hand's tricks are over and
+// the seat that shot the moon says how it scores before the hand is scored.
+enum class Phase : std::uint8_t { choosing, passing, bidding, playing, game_over, moon_choice };
 
 enum class GameEndReason : std::uint8_t { target_score, hand_limit, hand_cap, game_clock, mercy_rule };
 

@@ -9,9 +9,10 @@ using nlohmann::json;
 
 namespace {
 
-constexpr const char* kTypes = "one of \"play\", \"bid\", \"pass\", \"choose\", \"show_cards\", \"clock_expired\"";
+constexpr const char* kTypes = "one of \"play\", \"bid\", \"pass\", \"choose\", \"show_cards\", \"moon\", \"clock_expired\"";
 constexpr const char* kBidExpected = "a bid: a whole number from 0 to 127, \"nil\" or \"blind_nil\"";
 constexpr const char* kChoiceExpected = "\"spades\" or \"hearts\"";
+constexpr const char* kMoonExpected = "\"add\" (26 to every other side) or \"subtract\" (26 off the shooter's)";
 
 Parsed<Action> play_from(const json& j) {
     const json* card = member(j, "card");
@@ -58,6 +59,17 @@ Parsed<Action> choose_from(const json& j) {
     return expected("game", kChoiceExpected, *game);
 }
 
+Parsed<Action> moon_from(const json& j) {
+    const json* score = member(j, "score");
+    if (!score) return missing("score", kMoonExpected);
+    if (score->is_string()) {
+        const auto& s = score->get_ref<const std::string&>();
+        if (s == "add") return Action::moon(false);
+        if (s == "subtract") return Action::moon(true);
+    }
+    return expected("score", kMoonExpected, *score);
+}
+
 }  // namespace
 
 json to_json(const Action& a) {
@@ -70,6 +82,7 @@ json to_json(const Action& a) {
             if (!a.back.empty()) j["back"] = to_json(a.back);
             break;
         case ActionKind::choose: j["game"] = to_string(a.choice); break;
+        case ActionKind::moon: j["score"] = a.subtract ? "subtract" : "add"; break;
         case ActionKind::clock_expired:
         case ActionKind::show_cards: break;
     }
@@ -100,6 +113,9 @@ Parsed<Action> action_from_json(const json& j, std::string_view envelope_member)
     } else if (t == "show_cards") {
         stranger = refuse_unknown_members(j, "a show_cards action", {"type"}, envelope_member);
         action = Action::show_cards();
+    } else if (t == "moon") {
+        stranger = refuse_unknown_members(j, "a moon action", {"type", "score"}, envelope_member);
+        action = moon_from(j);
     } else if (t == "clock_expired") {
         stranger = refuse_unknown_members(j, "a clock_expired action", {"type"}, envelope_member);
         action = Action::clock_expired();

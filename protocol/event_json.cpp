@@ -110,6 +110,7 @@ json members(const Event& event) {
                 return {{"reason", to_string(e.reason)}, {"hands_played", e.hands_played},
                         {"scores", std::move(scores)}, {"ranks", std::move(ranks)}};
             },
+            [](const MoonShot& e) -> json { return {{"seat", e.seat}, {"side", e.side}, {"points", e.points}}; },
         },
         event);
 }

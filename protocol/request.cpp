@@ -191,7 +191,7 @@ Body act_from(const json& j) {
     auto action = action_from_json(*a);
     if (!action) return inside("action", action.error());
     if (action->kind == ActionKind::clock_expired)
-        return expected("action.type", "one of \"play\", \"bid\", \"pass\", \"choose\", \"show_cards\" (the clock is the server's)",
+        return expected("action.type", "one of \"play\", \"bid\", \"pass\", \"choose\", \"show_cards\", \"moon\" (the clock is the server's)",
                         (*a)["type"]);
     return RequestBody{Act{std::move(*table), *action}};
 }

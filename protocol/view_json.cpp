@@ -59,6 +59,13 @@ json to_json(const LegalMoves& m, bool zero_bid_is_nil) {
             j["choices"] = std::move(choices);
             break;
         }
+        case ActionKind::moon: {
+            json choices = json::array();
+            if (m.moon_add) choices.push_back("add");
+            if (m.moon_subtract) choices.push_back("subtract");
+            j["choices"] = std::move(choices);
+            break;
+        }
         case ActionKind::clock_expired:
         case ActionKind::show_cards: break;
     }

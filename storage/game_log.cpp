@@ -58,6 +58,9 @@ void put_action(std::string& out, const Action& action) {
         case ActionKind::choose:
             out += static_cast<char>(action.choice);
             break;
+        case ActionKind::moon:
+            out += static_cast<char>(action.subtract ? 1 : 0);
+            break;
         case ActionKind::pass:
             put_varint(out, action.cards.lo());
             put_varint(out, action.cards.hi());
@@ -116,6 +119,12 @@ public:
                 a.choice = static_cast<HandKind>(byte());
                 if (a.choice != HandKind::spades && a.choice != HandKind::hearts) return fail(), Action{};
                 break;
+            case ActionKind::moon: {
+                const std::uint8_t subtract = byte();
+                if (subtract > 1) return fail(), Action{};
+                a.subtract = subtract == 1;
+                break;
+            }
             case ActionKind::pass: {
                 const std::uint64_t lo = varint(), hi = varint(), back_lo = varint(), back_hi = varint();
                 a.cards = CardSet(lo, hi);

@@ -159,6 +159,12 @@ std::string in_words(const Event& event, const Ruleset& rules, Seat me) {
                 return cap(side) + " reach the bag limit: -" + std::to_string(points) + " (bags now " +
                        std::to_string(e.bags_after) + ").";
             },
+            [&](const MoonShot& e) -> std::string {
+                const std::string what = e.points == 52 ? "the sun (every trick)" : "the moon";
+                if (e.seat == me) return "You shot " + what + ": choose whether " + std::to_string(e.points) +
+                                         " go onto every other score or off yours.";
+                return cap(seat_name(e.seat, me)) + " shot " + what + " and chooses how it scores.";
+            },
             [&](const GameOver& e) -> std::string {
                 std::string s = "\n=== Game over (" + std::string(to_string(e.reason)) + ") after " +
                                 std::to_string(e.hands_played) + " hand(s) ===";

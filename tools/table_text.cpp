@@ -79,6 +79,9 @@ std::string table_text(const Game& game, Seat me) {
                 s += "\nYou may bid: " + bids_allowed(m.bids, zero_is_nil);
                 break;
             case ActionKind::choose: s += "\nChoose the game: spades or hearts"; break;
+            case ActionKind::moon:
+                s += "\nYou shot the moon: 'moon add' gives every other player 26, 'moon subtract' takes 26 off yours";
+                break;
             case ActionKind::clock_expired:
             case ActionKind::show_cards: break;
         }

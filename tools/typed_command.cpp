@@ -80,6 +80,12 @@ TypedCommand read_typed_command(std::string_view line) {
     // Blind nil: the cards face down, bid blind nil or look at them.
     if (verb == "blind" || (verb == "bid" && words.size() == 2 && lower(words[1]) == "blind")) return action(Action::blind_nil());
     if (verb == "look") return action(Action::show_cards());
+    // A shot moon under moon_scoring "choose": onto the others' scores or off your own.
+    if (verb == "moon") {
+        if (words.size() == 2 && (lower(words[1]) == "add" || lower(words[1]) == "subtract"))
+            return action(Action::moon(lower(words[1]) == "subtract"));
+        return unclear("moon how? type 'moon add' (26 to every other player) or 'moon subtract' (26 off yours)");
+    }
     if (verb == "bid") {
         if (words.size() != 2) return unclear("bid what? type e.g. 'bid 3' or 'bid nil'");
         if (auto b = typed_bid(words[1])) return action(Action::make_bid(*b));

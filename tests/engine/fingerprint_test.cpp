@@ -19,7 +19,7 @@ using namespace sparts::testing;
 
 namespace {
 
-constexpr std::uint64_t kFingerprint = 0x5f6d83017d0d83fcULL;
+constexpr std::uint64_t kFingerprint = 0x2859cf9093749b1cULL;
 
 std::uint64_t fingerprint() {
     std::uint64_t h = fnv1a("");

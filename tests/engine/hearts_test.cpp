@@ -212,6 +212,79 @@ TEST_CASE("hearts: scoring a hand: hearts, the queen, the jack, the moon and the
     }
 }
 
+// moon_scoring "choose": "Shooting the moon ... the player has the option of either
+// subtracting 26 points from their own score, or adding 26 points to each of the
+// opponents' scores" (docs/RULES.md moon). Played: seat 0 holds the top of every suit
+// and every heart from the 7 up, takes every trick, and is asked before the hand scores.
+TEST_CASE("hearts: moon_scoring choose: the shooter is asked, and the hand scores as it answers") {
+    Hands hands{};
+    hands[0] = cards("AC AD AS KS QS AH KH QH JH TH 9H 8H 7H");
+    auto shoot = [&](std::vector<OptionSetting> options) {
+        options.push_back({"moon_scoring", "choose"});
+        options.push_back({"pass_rotation", "none"});
+        const Ruleset r = hearts(options);
+        Table t = open_table(r, 3, {complete_deal(r, hands)});
+        int guard = 0;
+        while (t.game.phase() == Phase::playing && ++guard < 100) autoplay_step(t);
+        return t;
+    };
+    for (const bool subtract : {false, true}) {
+        CAPTURE(subtract);
+        Table t = shoot({});
+        // Every trick is played and nothing is scored yet: seat 0 alone may act, and only to answer.
+        REQUIRE(t.game.phase() == Phase::moon_choice);
+        CHECK(t.state().tricks[0] == 13);
+        CHECK(t.log.count<HandScored>() == 0);
+        const MoonShot shot = t.log.last<MoonShot>();
+        CHECK(shot.seat == 0);
+        CHECK(shot.side == 0);
+        CHECK(shot.points == 26);
+        CHECK(t.game.waiting_for() == 0b0001);
+        const LegalMoves m = t.game.legal_moves(0);
+        CHECK(m.kind == ActionKind::moon);
+        CHECK(m.count() == 2);
+        CHECK(m.contains(Action::moon(false)));
+        CHECK(m.contains(Action::moon(true)));
+        CHECK_FALSE(t.game.legal_moves(1).any);
+        CHECK(t.refused(1, Action::moon(true)) == "not_your_turn");
+        CHECK(t.refused(0, Action::play(card("2C"))) == "wrong_phase");
+        CHECK(t.refused(0, Action::make_bid(3)) == "wrong_phase");
+        CHECK(t.game.check_invariants().empty());
+        t.ok(0, Action::moon(subtract));
+        const HandScored hs = t.log.last<HandScored>();
+        std::vector<int> totals;
+        for (const auto& side : hs.sides) totals.push_back(side.hand_total);
+        CHECK(totals == (subtract ? std::vector<int>{-26, 0, 0, 0} : std::vector<int>{0, 26, 26, 26}));
+        // and the next hand is dealt
+        CHECK(t.log.last<HandStarted>().hand == 2);
+        CHECK(t.game.phase() == Phase::playing);
+        CHECK(t.refused(0, Action::moon(subtract)) == "wrong_phase");
+    }
+    SUBCASE("every trick, with shoot_the_sun: 52") {
+        Table t = shoot({{"shoot_the_sun", "true"}});
+        REQUIRE(t.game.phase() == Phase::moon_choice);
+        CHECK(t.log.last<MoonShot>().points == 52);
+        t.ok(0, Action::moon(true));
+        CHECK(t.log.last<HandScored>().sides[0].hand_total == -52);
+    }
+    SUBCASE("partnership: the side's queen taker answers for it") {
+        // Seat 0 took the queen (and every trick) for side 0: it answers, not its partner.
+        Table t = shoot({{"partnership", "across"}});
+        REQUIRE(t.game.phase() == Phase::moon_choice);
+        CHECK(t.log.last<MoonShot>().seat == 0);
+        CHECK(t.log.last<MoonShot>().side == 0);
+        CHECK(t.refused(2, Action::moon(true)) == "not_your_turn");
+        t.ok(0, Action::moon(false));
+        CHECK(t.log.last<HandScored>().sides[1].hand_total == 26);
+    }
+    SUBCASE("no moon: the hand scores at once, nobody is asked") {
+        const Ruleset r = hearts({{"moon_scoring", "choose"}, {"pass_rotation", "none"}});
+        Table t = open_table(r, 3);
+        autoplay_hand(t);
+        CHECK(t.log.count<MoonShot>() == 0);
+    }
+}
+
 // "The player's score for that hand is 0 and 26 points are added to the scores of
 // the other players", the scores kept per player; partnership Hearts: "When your
 // side Shot the Moon, you would score zero, and the ops would take 26."

@@ -42,6 +42,7 @@ int exhaustive_games() {
 
 struct Stats {
     long games = 0, actions = 0, probes = 0, refused = 0, hands = 0;
+    long moon_choices = 0;  // moon_scoring "choose": the shooters' answers
     long ends[5] = {};
 };
 
@@ -112,6 +113,7 @@ bool play_one(const Ruleset& rules, std::uint64_t seed, bool exhaustive, Stats& 
             return false;
         }
         actions.emplace_back(seat, a);
+        if (a.kind == ActionKind::moon) ++st.moon_choices;
         if (!observe(*r)) return false;
         if (const auto broken = g.check_invariants(); !broken.empty()) {
             FAIL_CHECK("invariant broken after " << actions.size() << " actions, seed " << seed << ": " << broken);
@@ -160,7 +162,9 @@ void run_preset(const std::string& preset) {
     MESSAGE(preset << ": " << st.games << " games, " << st.hands << " hands, " << st.actions << " actions, "
                    << st.probes << " probes (" << st.refused << " refused); ends: target " << st.ends[0]
                    << ", hands " << st.ends[1] << ", cap " << st.ends[2] << ", clock " << st.ends[3]
-                   << ", mercy " << st.ends[4]);
+                   << ", mercy " << st.ends[4] << "; moon choices " << st.moon_choices);
+    // Random play shoots the moon now and then: the shooter's choice is played through too.
+    if (preset == "hearts") CHECK(st.moon_choices > 0);
 }
 
 }  // namespace

@@ -400,6 +400,7 @@ inline void autoplay_step(Table& t, HandKind choice = HandKind::spades) {
             break;
         }
         case Phase::playing: t.ok(t.turn(), Action::play(g.legal_moves(t.turn()).cards.first())); break;
+        case Phase::moon_choice: t.ok(t.turn(), Action::moon(false)); break;
         case Phase::game_over: FAIL("the game is over"); break;
     }
 }

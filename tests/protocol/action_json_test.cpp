@@ -24,7 +24,7 @@ CardSet low_clubs() {
            CardSet::of(Card::of(four, Suit::clubs));
 }
 
-const std::string kTypes = R"(one of "play", "bid", "pass", "choose", "show_cards", "clock_expired")";
+const std::string kTypes = R"(one of "play", "bid", "pass", "choose", "show_cards", "moon", "clock_expired")";
 const std::string kBid = R"(a bid: a whole number from 0 to 127, "nil" or "blind_nil")";
 
 }  // namespace
@@ -43,6 +43,12 @@ TEST_CASE("each kind of action parses") {
     CHECK(parsed(R"({"type":"bid","bid":"blind_nil"})") == Action::blind_nil());
     CHECK(parsed(R"({"type":"show_cards"})") == Action::show_cards());
     CHECK(error_of(R"({"type":"show_cards","cards":[]})") != "");
+    CHECK(parsed(R"({"type":"moon","score":"add"})") == Action::moon(false));
+    CHECK(parsed(R"({"type":"moon","score":"subtract"})") == Action::moon(true));
+    CHECK(error_of(R"({"type":"moon"})") == R"(field 'score': missing; expected "add" (26 to every other side) or "subtract" (26 off the shooter's))");
+    CHECK(error_of(R"({"type":"moon","score":"both"})") ==
+          R"(field 'score': expected "add" (26 to every other side) or "subtract" (26 off the shooter's), got "both")");
+    CHECK(error_of(R"({"type":"moon","score":"add","card":"QS"})") != "");
     // The enclosing message's own member is let through, and only that one.
     CHECK(parsed(R"({"seat":2,"type":"play","card":"2C"})", "seat") == Action::play(Card::of(two, Suit::clubs)));
 }
@@ -51,7 +57,7 @@ TEST_CASE("actions written and read back are the same actions") {
     const Action actions[] = {Action::play(Card::of(ace, Suit::diamonds, 1)), Action::play(Card::joker(3)),
                               Action::make_bid(0), Action::make_bid(13), Action::pass(low_clubs()),
                               Action::choose(HandKind::hearts), Action::clock_expired(), Action::blind_nil(),
-                              Action::show_cards()};
+                              Action::show_cards(), Action::moon(false), Action::moon(true)};
     for (const Action& a : actions) {
         const json j = to_json(a);
         INFO(j.dump());

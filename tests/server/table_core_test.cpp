@@ -6,11 +6,13 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <bit>
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
 
 #include "bots/bot.hpp"
+#include "engine/random_policy.hpp"
 #include "engine/ruleset.hpp"
 #include "engine/view.hpp"
 #include "protocol/action_json.hpp"
@@ -293,6 +295,72 @@ TEST_CASE("a turn that runs out is played by the absent seats' bot, after enough
     CHECK(t.armed_now(TableTimer::bot));
     auto back = t.ask(t.people[static_cast<std::size_t>(seat)], Act{"t1", t.legal_for(seat)});
     CHECK(events_in(frames_to(back, t.people[0]), "seat_returned").size() == 1);
+}
+
+// Hearts with moon_scoring "choose": the deal comes from a seed the engine found, in which
+// random play shoots the moon; the four people play exactly those actions.
+TEST_CASE("hearts, the shooter chooses: moon_shot to everyone, your_turn to the shooter alone, its answer scores the hand") {
+    const Ruleset rules = *make_ruleset("hearts", std::vector<OptionSetting>{{"moon_scoring", "choose"}, {"hand_cap", "1"}});
+    std::uint64_t seed = 0;
+    std::vector<std::pair<Seat, Action>> plan;
+    for (std::uint64_t s = 1; s < 20000 && !seed; ++s) {
+        Game g = std::move(*Game::create(rules, s));
+        g.start();
+        Rng rng(s, 5);
+        plan.clear();
+        while (g.phase() != Phase::moon_choice && !g.over()) {
+            const std::uint16_t w = g.waiting_for();
+            const Seat seat = static_cast<Seat>(std::countr_zero(w));
+            const Action a = random_action(g.legal_moves(seat), rng);
+            plan.emplace_back(seat, a);
+            REQUIRE(g.apply(seat, a));
+        }
+        if (g.phase() == Phase::moon_choice) seed = s;
+    }
+    REQUIRE(seed != 0);
+    for (const bool timed_out : {false, true}) {
+        CAPTURE(timed_out);
+        Bench b(rules, 30, false, "pa");
+        b.next_seed = seed;
+        std::vector<Conn> people{person("pa"), person("pb"), person("pc"), person("pd")};
+        for (int i = 0; i < 4; ++i) b.ask(people[static_cast<std::size_t>(i)], Sit{"t1", i, ""});
+        b.ask(people[0], Start{"t1"});
+        TableEffects last;
+        for (const auto& [seat, a] : plan) {
+            last = b.ask(people[seat], Act{"t1", a});
+            REQUIRE((*reply_in(frames_to(last, people[seat])))["type"] == "ok");
+        }
+        const int shooter = b.on_turn();
+        REQUIRE(shooter >= 0);
+        CHECK(b.game().phase() == Phase::moon_choice);
+        for (const auto& p : people) {
+            const auto shot = events_in(frames_to(last, p), "moon_shot");
+            REQUIRE(shot.size() == 1);
+            CHECK(shot[0] == json{{"type", "moon_shot"}, {"seat", shooter}, {"side", shooter}, {"points", 26}});
+            CHECK(events_in(frames_to(last, p), "hand_scored").empty());
+            // Only the shooter is asked, and with the two answers.
+            bool asked = false;
+            for (const auto& f : frames_to(last, p))
+                if (f["type"] == "your_turn") asked = f["legal"] == json{{"kind", "moon"}, {"choices", {"add", "subtract"}}};
+            CHECK(asked == (p == people[static_cast<std::size_t>(shooter)]));
+        }
+        auto& other = people[static_cast<std::size_t>((shooter + 1) % 4)];
+        CHECK((*reply_in(frames_to(b.ask(other, Act{"t1", Action::moon(true)}), other)))["code"] == "not_your_turn");
+        REQUIRE(b.armed_now(TableTimer::turn));
+        const TableEffects answered = timed_out ? b.fire(TableTimer::turn)
+                                                : b.ask(people[static_cast<std::size_t>(shooter)], Act{"t1", Action::moon(true)});
+        const auto scored = events_in(frames_to(answered, people[0]), "hand_scored");
+        REQUIRE(scored.size() == 1);
+        for (int side = 0; side < 4; ++side) {
+            CAPTURE(side);
+            const json sheet = scored[0]["sides"][static_cast<std::size_t>(side)]["score_sheet"];
+            // Answered: subtract. Timed out: the bot answers as `best` would; at 0 to 0 nothing ends, so add.
+            const int moon = side == shooter ? (timed_out ? 0 : -26) : (timed_out ? 26 : 0);
+            CHECK(sheet.value("moon", 0) == moon);
+        }
+        if (timed_out) CHECK(events_in(frames_to(answered, people[0]), "turn_timed_out").size() == 1);
+        CHECK(b.game().over());
+    }
 }
 
 TEST_CASE("a timer's firing from an earlier generation does nothing") {

@@ -424,6 +424,10 @@ json Bot::choose() {
         const json& choices = legal.at("choices");
         return {{"type", "choose"}, {"game", choices[pick(choices.size())]}};
     }
+    if (kind == "moon") {
+        const json& choices = legal.at("choices");
+        return {{"type", "moon"}, {"score", choices[pick(choices.size())]}};
+    }
     throw std::runtime_error(client.label() + ": a legal move of unknown kind: " + legal.dump());
 }
 

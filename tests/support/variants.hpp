@@ -93,7 +93,9 @@ inline std::vector<Variant> variants_of(const std::string& preset) {
                 {preset, {{"partnership", "across"}}},
                 {preset, {{"seats", "6"}, {"partnership", "across"}, {"shoot_the_sun", "true"}, {"pass_rotation", "across"}}},
                 {preset, {{"seats", "5"}, {"pass_rotation", "right"}, {"pass_count", "1"}, {"jack_of_diamonds", "true"}}},
-                {preset, {{"seats", "3"}, {"pass_rotation", "left"}, {"moon_scoring", "best"}, {"points_on_first_trick", "true"}}}};
+                {preset, {{"seats", "3"}, {"pass_rotation", "left"}, {"moon_scoring", "best"}, {"points_on_first_trick", "true"}}},
+                {preset, {{"moon_scoring", "choose"}}},
+                {preset, {{"partnership", "across"}, {"moon_scoring", "choose"}, {"shoot_the_sun", "true"}}}};
     return {{preset, {}},
             {preset, {{"sandbag_penalty", "10"}}},
             {preset, {{"target_score", "500"}, {"nil_value", "100"}}},

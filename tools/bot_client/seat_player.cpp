@@ -164,6 +164,12 @@ std::optional<LegalMoves> legal_from_json(const json& j) {
         // Blind nil: the cards face down, no bids yet.
         m.blind_nil = j.value("blind_nil", false);
         m.show_cards = j.value("show_cards", false);
+    } else if (kind == "moon") {
+        m.kind = ActionKind::moon;
+        for (const auto& c : j.value("choices", json::array())) {
+            m.moon_add |= c == "add";
+            m.moon_subtract |= c == "subtract";
+        }
     } else if (kind == "choose") {
         m.kind = ActionKind::choose;
         for (const auto& c : j.value("choices", json::array())) {
@@ -294,6 +300,7 @@ std::optional<SeatView> SeatPlayer::view_for(const json& legal_json) const {
         case ActionKind::choose: st.phase = Phase::choosing; break;
         case ActionKind::pass: st.phase = Phase::passing; break;
         case ActionKind::bid: st.phase = Phase::bidding; break;
+        case ActionKind::moon: st.phase = Phase::moon_choice; break;
         default: st.phase = Phase::playing; break;
     }
     st.hand = static_cast<std::uint8_t>(m.hand_number());

@@ -53,6 +53,8 @@ export class LeaderboardView {
 
   unmount() {
     this.off?.();
+    // An answer that comes after the person has moved on must not draw over the page they moved to.
+    this.gone = true;
   }
 
   async load() {
@@ -70,6 +72,7 @@ export class LeaderboardView {
   }
 
   render() {
+    if (this.gone) return;
     const rows = this.players.map((p) => h("tr", { dataset: { player: p.player } },
       h("td", {}, String(p.rank)),
       h("th", { scope: "row" }, h("a", { href: `#/player/${encodeURIComponent(p.player)}` }, p.name)),
@@ -119,9 +122,12 @@ export class PlayerView {
 
   unmount() {
     this.off?.();
+    // An answer that comes after the person has moved on must not draw over the page they moved to.
+    this.gone = true;
   }
 
   render() {
+    if (this.gone) return;
     const p = this.data;
     // A section a board: the presets', then the host's named rule sets' (their games are in their preset's too).
     const boards = [

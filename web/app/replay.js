@@ -42,6 +42,8 @@ export class ReplayView {
   }
 
   unmount() {
+    // A late answer (the game's names, a failed open, a deal's check, ratings) must not draw over the next page.
+    this.gone = true;
     document.body.classList.remove("at-table");
     for (const off of this.offs) off();
     if (this.playing) this.client.replayControl("pause").catch(() => {});
@@ -121,7 +123,7 @@ export class ReplayView {
   }
 
   render() {
-    if (!this.el) return;
+    if (!this.el || this.gone) return;
     const key = focusKey(this.el);
     if (!this.outline || !this.model) {
       fill(this.el, h("div", { class: "card-panel" }, h("h1", {}, `Replay of ${this.table}, game ${this.game}`),

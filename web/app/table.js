@@ -163,6 +163,8 @@ export class TableView {
   }
 
   unmount() {
+    // A late answer (the game's names, a failed open, a deal's check, ratings) must not draw over the next page.
+    this.gone = true;
     clearInterval(this.timer);
     clearTimeout(this.sweepTimer);
     clearTimeout(this.noticeTimer);
@@ -250,7 +252,7 @@ export class TableView {
   // ---- drawing
 
   render() {
-    if (!this.el) return;
+    if (!this.el || this.gone) return;
     const key = focusKey(this.el);
     const s = this.state;
     const logScroll = this.el.querySelector(".log");
@@ -268,7 +270,7 @@ export class TableView {
     const newTurn = Boolean(yourTurn && yourTurn.seq !== this.lastTurnSeq);
     if (yourTurn && yourTurn.seq !== this.lastTurnSeq) {
       this.lastTurnSeq = yourTurn.seq;
-      const words = { play: "Your turn: play a card.", bid: "Your turn to bid.", pass: "Choose the cards to pass.", choose: "Choose Spades or Hearts." };
+      const words = { play: "Your turn: play a card.", bid: "Your turn to bid.", pass: "Choose the cards to pass.", choose: "Choose Spades or Hearts.", moon: "You shot the moon: choose how it scores." };
       this.app.announce(words[yourTurn.legal.kind] ?? "Your turn.");
       this.app.sound.play("turn");
       this.warned = false;
@@ -626,6 +628,19 @@ export class TableView {
         return h("div", { class: "action", role: "group", "aria-label": "Choose the game" },
           h("p", {}, "You hold the seven of diamonds: play this hand as"),
           legal.choices.map((c) => h("button", { type: "button", class: "primary", dataset: { focusKey: `choose-${c}` }, onclick: () => this.act(() => this.client.choose(this.table, c), "Choose") }, KIND_WORDS[c] ?? c)));
+      }
+      if (legal.kind === "moon") {
+        // After a reload the moon_shot event is not seen again: the sun is every trick to the shooter's side.
+        const side = v.partners?.[s.you] ?? [s.you];
+        const all = (v.tricks ?? []).reduce((a, b) => a + b, 0);
+        const sun = s.info?.ruleset?.options?.shoot_the_sun === true && side.reduce((a, x) => a + (v.tricks?.[x] ?? 0), 0) === all;
+        const points = s.moonShot?.points ?? (sun ? 52 : 26);
+        const what = points === 52 ? "the sun: every trick" : "the moon: every heart and the queen of spades";
+        const words = { add: `Add ${points} to everyone else`, subtract: `Take ${points} off my score` };
+        return h("div", { class: "action", role: "group", "aria-label": "How your moon scores" },
+          h("p", {}, `You shot ${what}. Choose how it scores:`),
+          legal.choices.map((c) => h("button", { type: "button", class: "primary", id: `moon-${c}`, dataset: { focusKey: `moon-${c}` },
+            onclick: () => this.act(() => this.client.moon(this.table, c), "Moon") }, words[c] ?? c)));
       }
       if (legal.kind === "bid" && (legal.show_cards || legal.blind_nil)) {
         // Blind nil: the cards are face down until this choice.

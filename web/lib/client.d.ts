@@ -129,6 +129,8 @@ export declare class SpartsClient {
   choose(table: string, game: "spades" | "hearts"): Promise<OkAct>;
   /** option blind_nil: your cards are face down; turn them up (then bid as usual) */
   showCards(table: string): Promise<OkAct>;
+  /** hearts, moon_scoring "choose": you shot the moon; "add" its points to every other side or "subtract" them from yours */
+  moon(table: string, score: "add" | "subtract"): Promise<OkAct>;
   /** the host's named rule sets (hello's rule_sets), once the hello is answered; games: how many were finished under each, as of that hello */
   ruleSets: { name: string; label: string; ruleset: Ruleset; games: number }[];
   /** Table chat (PROTOCOL.md §21): your own line comes back as a "chat" before the ok. */

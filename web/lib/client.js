@@ -548,6 +548,11 @@ export class SpartsClient {
     return this.act(table, { type: "choose", game });
   }
 
+  /** A shot moon (hearts, moon_scoring "choose"): "add" its points to every other side, or "subtract" them from yours. */
+  moon(table, score) {
+    return this.act(table, { type: "moon", score });
+  }
+
   /** Blind nil: turns your face-down cards up (then you bid as usual). */
   showCards(table) {
     return this.act(table, { type: "show_cards" });

@@ -119,7 +119,7 @@ export type Ruleset = {
     jack_of_diamonds?: boolean;
     queen_breaks_hearts?: boolean;
     points_on_first_trick?: boolean;
-    moon_scoring?: "add" | "subtract" | "best";
+    moon_scoring?: "add" | "subtract" | "best" | "choose";
     shoot_the_sun?: boolean;
     partnership?: "none" | "across";
     game_clock?: number;
@@ -130,7 +130,7 @@ export type Ruleset = {
 /** What a hand is played as: bga-sparts hands are undecided until the 7 of diamonds chooses spades or hearts; the sparts family's hands are sparts; the spades family's are spades. */
 export type HandKind = "undecided" | "spades" | "hearts" | "sparts";
 
-export type Phase = "choosing" | "passing" | "bidding" | "playing" | "game_over";
+export type Phase = "choosing" | "passing" | "bidding" | "playing" | "game_over" | "moon_choice";
 
 export type GameEndReason = "target_score" | "hand_limit" | "hand_cap" | "game_clock" | "mercy_rule";
 
@@ -140,7 +140,7 @@ export type ScoreComponent = "contract" | "overtricks" | "set" | "zero_bid" | "n
 export type BidValue = number | "nil" | "blind_nil";
 
 /** What a seat does, inside an act request. Exactly one of these. */
-export type Action = ActionPlay | ActionBid | ActionPass | ActionChoose | ActionShowCards;
+export type Action = ActionPlay | ActionBid | ActionPass | ActionChoose | ActionShowCards | ActionMoon;
 
 /** play a card */
 export type ActionPlay = {
@@ -174,10 +174,17 @@ export type ActionShowCards = {
   type: "show_cards";
 };
 
+/** hearts, moon_scoring "choose": how the moon you shot scores */
+export type ActionMoon = {
+  type: "moon";
+  /** add: 26 (52 for the sun) to every other side's score; subtract: 26 (52) off your side's */
+  score: "add" | "subtract";
+};
+
 /** What a seat may do now, or null when nothing. */
 export type Legal = null | LegalMove;
 
-export type LegalMove = LegalPlay | LegalBid | LegalPass | LegalChoose;
+export type LegalMove = LegalPlay | LegalBid | LegalPass | LegalChoose | LegalMoon;
 
 /** may play one of these cards */
 export type LegalPlay = {
@@ -208,6 +215,12 @@ export type LegalPass = {
 export type LegalChoose = {
   kind: "choose";
   choices: Array<"spades" | "hearts">;
+};
+
+/** shot the moon (hearts, moon_scoring "choose"): may choose how it scores */
+export type LegalMoon = {
+  kind: "moon";
+  choices: Array<"add" | "subtract">;
 };
 
 /** Who holds a seat, in a table's info: null (empty), a player, or a server bot. */
@@ -604,7 +617,7 @@ export type EventMessage = {
   table: TableId;
   /** grows by one with each event of the table, for every audience */
   seq: number;
-  event: HandStartedEvent | CardsDealtEvent | ChoiceStartedEvent | HandKindChosenEvent | PassingStartedEvent | CardsPassedEvent | CardsReceivedEvent | BiddingStartedEvent | BidMadeEvent | BidsRevealedEvent | PlayStartedEvent | CardPlayedEvent | HeartsBrokenEvent | SpadesBrokenEvent | TrickWonEvent | CenterTakenEvent | HandScoredEvent | BagPenaltyEvent | GameOverEvent | SeatTakenEvent | SeatLeftEvent | GameStartedEvent | TurnTimedOutEvent | SeatAbsentEvent | SeatReturnedEvent | AgainRequestedEvent | DealRevealedEvent | StandingsEvent | TableClosedEvent;
+  event: HandStartedEvent | CardsDealtEvent | ChoiceStartedEvent | HandKindChosenEvent | PassingStartedEvent | CardsPassedEvent | CardsReceivedEvent | BiddingStartedEvent | BidMadeEvent | BidsRevealedEvent | PlayStartedEvent | CardPlayedEvent | HeartsBrokenEvent | SpadesBrokenEvent | TrickWonEvent | CenterTakenEvent | HandScoredEvent | BagPenaltyEvent | GameOverEvent | SeatTakenEvent | SeatLeftEvent | GameStartedEvent | TurnTimedOutEvent | SeatAbsentEvent | SeatReturnedEvent | AgainRequestedEvent | DealRevealedEvent | StandingsEvent | TableClosedEvent | MoonShotEvent;
 };
 
 // ---- server/events/again_requested.schema.json
@@ -791,6 +804,17 @@ export type HandStartedEvent = {
 export type HeartsBrokenEvent = {
   type: "hearts_broken";
   seat: Seat;
+};
+
+// ---- server/events/moon_shot.schema.json
+/** hearts, moon_scoring "choose": a side shot the moon, and its seat that took the queen of spades is to say how it scores */
+export type MoonShotEvent = {
+  type: "moon_shot";
+  /** the seat that answers with a moon action: the one of the side that took the queen of spades */
+  seat: Seat;
+  side: number;
+  /** 26 for the moon; 52 for the sun (every trick, option shoot_the_sun) */
+  points: 26 | 52;
 };
 
 // ---- server/events/passing_started.schema.json
@@ -1272,6 +1296,7 @@ export type GameEvent =
   | HandScoredEvent
   | HandStartedEvent
   | HeartsBrokenEvent
+  | MoonShotEvent
   | PassingStartedEvent
   | PlayStartedEvent
   | SeatAbsentEvent

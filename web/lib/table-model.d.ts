@@ -1,5 +1,5 @@
 import type {
-  Card, GameEvent, GameOverEvent, HandScoredEvent, BagPenaltyEvent, Legal, ReplayStateMessage, Ruleset, SnapshotMessage,
+  Card, GameEvent, GameOverEvent, HandScoredEvent, MoonShotEvent, BagPenaltyEvent, Legal, ReplayStateMessage, Ruleset, SnapshotMessage,
   StandingsEvent, TableInfo, View, YourTurnMessage, ChatLine, ChatHistoryMessage, ChatTarget,
 } from "./protocol.js";
 
@@ -27,6 +27,8 @@ export interface TableState {
   clockDeadline: number | null;
   lastTrick: { trick: number; leader: number; winner: number; cards: { seat: number; card: Card }[] } | null;
   handScored: HandScoredEvent | null;
+  /** hearts, moon_scoring "choose": the moon_shot event while its shooter chooses (null after a snapshot) */
+  moonShot: MoonShotEvent | null;
   bagPenalties: BagPenaltyEvent[];
   gameOver: Pick<GameOverEvent, "scores" | "ranks"> & Partial<GameOverEvent> | null;
   standings: StandingsEvent["sides"] | null;

@@ -17,7 +17,7 @@ export const CHAT_LINES = 200;
 const GAME_EVENTS = new Set([
   "hand_started", "cards_dealt", "choice_started", "hand_kind_chosen", "passing_started", "cards_passed",
   "cards_received", "bidding_started", "bid_made", "bids_revealed", "play_started", "card_played",
-  "hearts_broken", "spades_broken", "trick_won", "center_taken", "hand_scored", "bag_penalty", "game_over",
+  "hearts_broken", "spades_broken", "trick_won", "center_taken", "hand_scored", "bag_penalty", "game_over", "moon_shot",
 ]);
 
 function clone(x) {
@@ -76,6 +76,7 @@ export class TableModel {
       clockDeadline: null,
       lastTrick: null, // the last trick won: {trick, leader, winner, cards}
       handScored: null, // the last hand_scored event
+      moonShot: null, // hearts, moon_scoring "choose": the moon_shot event while its shooter chooses
       bagPenalties: [],
       gameOver: null, // the game_over event, while the game is over
       standings: null,
@@ -139,6 +140,7 @@ export class TableModel {
     s.sides = s.view ? sidesFromPartners(s.view.partners, n) : [];
     s.lastTrick = null;
     s.handScored = null;
+    s.moonShot = null;
     s.gameOver = s.view?.phase === "game_over" ? { reason: null, scores: s.view.scores, ranks: ranksOf(s.view.scores, lowScoreWins(s.info?.ruleset ?? this.ruleset)) } : null;
     s.yourTurn = null;
   }
@@ -352,6 +354,13 @@ export class TableModel {
     this._turnTo(e.chooser);
   }
 
+  // Hearts, moon_scoring "choose": the hand's tricks are over and the shooter chooses how the moon scores.
+  on_moon_shot(e) {
+    this.state.view.phase = "moon_choice";
+    this.state.moonShot = e;
+    this._turnTo(e.seat);
+  }
+
   on_hand_kind_chosen(e) {
     this.state.view.kind = e.kind;
     this._turnTo(null);
@@ -477,6 +486,7 @@ export class TableModel {
     const s = this.state;
     const v = s.view;
     s.handScored = e;
+    s.moonShot = null;
     s.bagPenalties = [];
     const sides = e.sides.map((x) => x.seats);
     if (v.scores.length === v.seats && sides.length !== v.seats) {

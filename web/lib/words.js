@@ -85,6 +85,8 @@ export function describeEvent(e, nameOf = (s) => `Seat ${s + 1}`, options = {}) 
       return e.cards ? `${nameOf(e.seat)} is dealt ${e.cards.length} card${e.cards.length === 1 ? "" : "s"}: ${handLine(e.cards, jokerDeck)}.` : `${nameOf(e.seat)} is dealt ${e.count} cards.`;
     case "choice_started":
       return `${nameOf(e.chooser)} holds the seven of diamonds and chooses Spades or Hearts.`;
+    case "moon_shot":
+      return `${nameOf(e.seat)} shot the ${e.points === 52 ? "sun" : "moon"} and chooses: ${e.points} to everyone else, or ${e.points} off their own score.`;
     case "hand_kind_chosen":
       return `${nameOf(e.seat)} chooses ${KIND_WORDS[e.kind] ?? e.kind} for this hand.`;
     case "passing_started":

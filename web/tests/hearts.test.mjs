@@ -37,7 +37,7 @@ for (const size of ["desktop", "phone"]) {
     assert.deepEqual(await page.locator("#opt-pass_rotation option").allInnerTexts(),
       ["left, right, across, hold", "left, then right", "always left", "always right", "always across", "no passing"]);
     assert.deepEqual(await page.locator("#opt-moon_scoring option").allInnerTexts(),
-      ["26 to everyone else", "26 off the shooter", "whichever is better for the shooter"]);
+      ["26 to everyone else", "26 off the shooter", "whichever is better for the shooter", "the shooter chooses"]);
     assert.match(await page.locator("form.new-table").innerText(), /4 players: pass 3, then avoid hearts and the queen of spades; to 100, the lowest score wins\./);
     await page.screenshot({ path: join(artifacts, `hearts-form-${size}.png`) });
 
@@ -98,6 +98,45 @@ for (const size of ["desktop", "phone"]) {
     await finished.waitFor();
     const low = Math.min(...over.scores);
     assert.match(await finished.innerText(), new RegExp(`(won by|tied for first).*, ${low} to `));
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+}
+
+// moon_scoring "choose": the shooter's question. No deal can be chosen on the real server
+// (its seeds are secret until the game ends), so the server's moon_shot and your_turn are
+// given to the page's client as frames of its own connection, at the next seq; the answer
+// goes to the real server as a moon action. The engine and table core tests play a real
+// moon through the server's path (tests/server/table_core_test.cpp).
+for (const size of ["desktop", "phone"]) {
+  test(`${size}: the shooter chooses: the page asks how the moon scores and sends the answer`, async () => {
+    const { context, page, errors } = await newPerson(browser, `Moe ${size}`, size);
+    const sent = [];
+    page.on("websocket", (ws) => ws.on("framesent", (f) => sent.push(f.payload)));
+    await createTable(page, server.url, "hearts", { hand_cap: 1, moon_scoring: "choose" });
+    await page.locator("#start").click();
+    assert.equal(await nextPhase(page), "passing");
+    // The table waits for this seat's pass: nothing else comes meanwhile.
+    await page.evaluate(() => {
+      const client = window.sparts.client;
+      const model = window.sparts.app.view.state;
+      const table = window.sparts.app.view.table;
+      const seq = model.seq + 1;
+      const frame = (m) => client._onFrame(client._ws, JSON.stringify(m));
+      frame({ type: "event", table, seq, event: { type: "moon_shot", seat: model.you, side: model.you, points: 26 } });
+      frame({ type: "your_turn", table, seq, legal: { kind: "moon", choices: ["add", "subtract"] }, ms_left: null });
+    });
+    const group = page.getByRole("group", { name: "How your moon scores" });
+    await group.waitFor();
+    assert.equal(await group.locator("p").innerText(), "You shot the moon: every heart and the queen of spades. Choose how it scores:");
+    assert.deepEqual(await group.getByRole("button").allInnerTexts(), ["Add 26 to everyone else", "Take 26 off my score"]);
+    assert.match(await page.locator(".log").innerText(), /Moe \w+ \(you\) shot the moon and chooses: 26 to everyone else, or 26 off their own score\./);
+    await page.screenshot({ path: join(artifacts, `hearts-moon-choice-${size}.png`) });
+    await group.getByRole("button", { name: "Take 26 off my score" }).click();
+    // The answer as the protocol has it; the real server, still passing, refuses it in words.
+    await page.locator("#toast", { hasText: /^Moon: / }).waitFor();
+    const acts = sent.map((p) => JSON.parse(p)).filter((m) => m.type === "act" && m.action.type === "moon");
+    assert.deepEqual(acts.map((m) => m.action), [{ type: "moon", score: "subtract" }]);
     assert.deepEqual(errors, []);
     await context.close();
   });

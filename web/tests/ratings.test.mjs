@@ -126,3 +126,65 @@ test("a game with a bot seat shows no rating", async () => {
   assert.deepEqual(ada.errors, []);
   await ada.context.close();
 });
+
+// A page's answer that comes after the person has moved on must not be drawn over the page
+// they moved to (CI once saw a late leaderboard replace a player's page). Each page's answer
+// is held back until the next page is drawn, then let through.
+test("an answer that comes after its page was left is not drawn over the next page", async () => {
+  const { context, page, errors } = await newPerson(browser, "Lu");
+  const player = { player: "p-late", name: "Late Lu", ratings: [], rule_sets: [] };
+  // pathname → the release of its held answer
+  const holds = new Map();
+  const hold = (path) => { let release; holds.set(path, new Promise((r) => (release = r))); return () => release(); };
+  await page.route((url) => holds.has(url.pathname), async (route) => {
+    const path = new URL(route.request().url()).pathname;
+    await holds.get(path);
+    if (path === "/api/players/p-late") await route.fulfill({ json: player });
+    else if (path.startsWith("/api/games/")) await route.fulfill({ json: { table: "t-late", game: 1, seats: [{ name: "Late Nameseat" }] } });
+    else await route.continue();
+  });
+  await page.route("**/api/players/p-other", (route) => route.fulfill({ json: { ...player, player: "p-other", name: "Other Ott" } }));
+  const settle = async (path, release) => {
+    const answered = page.waitForResponse((r) => new URL(r.url()).pathname === path);
+    release();
+    await answered;
+    await page.evaluate(() => new Promise((r) => setTimeout(r, 200)));
+  };
+  const stays = async (title) => {
+    assert.equal(await page.locator("h1").innerText(), title);
+    assert.equal(await page.locator("h1").count(), 1);
+  };
+
+  // a leaderboard left for a player's page
+  let release = hold("/api/leaderboard/spades");
+  await page.goto(server.url + "/#/leaderboard/spades");
+  await page.locator(".leaderboard .muted", { hasText: "Loading…" }).waitFor();
+  await page.goto(server.url + "/#/player/p-other");
+  await page.locator("h1", { hasText: "Other Ott" }).waitFor();
+  await settle("/api/leaderboard/spades", release);
+  await stays("Other Ott");
+  holds.clear();
+
+  // a player's page left for a leaderboard
+  release = hold("/api/players/p-late");
+  await page.goto(server.url + "/#/player/p-late");
+  await page.locator("main .muted", { hasText: "Loading…" }).waitFor();
+  await page.goto(server.url + "/#/leaderboard/hearts");
+  await page.locator("h1", { hasText: "Hearts leaderboard" }).waitFor();
+  await page.locator(".leaderboard .muted", { hasText: "No rated games yet." }).waitFor();
+  await settle("/api/players/p-late", release);
+  await stays("Hearts leaderboard");
+  holds.clear();
+
+  // a replay left for a player's page (its seats' names come late)
+  release = hold("/api/games/t-late/1");
+  await page.goto(server.url + "/#/replay/t-late/1");
+  await page.locator("h1", { hasText: /Replay/ }).first().waitFor();
+  await page.goto(server.url + "/#/player/p-other");
+  await page.locator("h1", { hasText: "Other Ott" }).waitFor();
+  await settle("/api/games/t-late/1", release);
+  await stays("Other Ott");
+  assert.equal(await page.locator("body.at-table").count(), 0);
+  assert.deepEqual(errors, []);
+  await context.close();
+});

@@ -37,6 +37,8 @@ class Bot:
             return {"type": "bid", "bid": self.rng.choice(legal["bids"])}
         if kind == "choose":
             return {"type": "choose", "game": self.rng.choice(legal["choices"])}
+        if kind == "moon":       # hearts, moon_scoring "choose": you shot the moon
+            return {"type": "moon", "score": self.rng.choice(legal["choices"])}
         if kind == "pass":
             cards = list(legal["cards"])
             self.rng.shuffle(cards)

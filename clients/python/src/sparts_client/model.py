@@ -145,7 +145,7 @@ class TableModel:
         self.game = 0                     # games started at the table
         self.ruleset: Optional[Dict[str, Any]] = None
         self.seats = 0
-        self.phase: Optional[str] = None  # choosing, passing, bidding, playing, game_over
+        self.phase: Optional[str] = None  # choosing, passing, bidding, playing, moon_choice, game_over
         self.hand_number = 0
         self.kind: Optional[str] = None
         self.dealer: Optional[int] = None
@@ -306,6 +306,8 @@ class TableModel:
                 self.hand = list(ev["cards"])
         elif t == "choice_started":
             self.phase, self.turn = "choosing", ev["chooser"]
+        elif t == "moon_shot":   # hearts, moon_scoring "choose": the shooter says how it scores
+            self.phase, self.turn = "moon_choice", ev["seat"]
         elif t == "hand_kind_chosen":
             self.kind = ev["kind"]
         elif t == "passing_started":
