@@ -12,7 +12,7 @@ import { seatNames } from "./names.js";
 import { cardFace } from "./card-face.js";
 
 const KIND_WORDS = { spades: "Spades", hearts: "Hearts", sparts: "Sparts", undecided: "to be chosen" };
-const PHASE_WORDS = { dealing: "Dealing", choosing: "Choosing", passing: "Passing", bidding: "Bidding", playing: "Playing", game_over: "Game over" };
+const PHASE_WORDS = { dealing: "Dealing", choosing: "Choosing", passing: "Passing", bidding: "Bidding", playing: "Playing", moon_choice: "The shooter chooses", game_over: "Game over" };
 
 /**
  * A face-up card; a button when `onclick` is given. `options.jokerDeck`: the table's
