@@ -351,3 +351,35 @@ TEST_CASE("hearts bots keep their last heart off a would-be moon shooter's trick
         CHECK(to_string(a.card) == "3D");
     }
 }
+
+// moon_scoring "choose": "If shooting the moon or the sun would cause the game to end
+// without you winning, it is automatically done what's called a Safety Shoot." (Hardwood,
+// docs/RULES.md moon). Seat 0 is dealt the top of every suit and takes every trick; asked,
+// the bots add 26 to the others unless that would end the game with seat 0 not alone lowest.
+TEST_CASE("hearts bots that shot the moon give the others 26, unless that loses the game") {
+    const Ruleset r = hearts({{"moon_scoring", "choose"}, {"pass_rotation", "none"}});
+    Table t = open_table(r, 3, {complete_deal(r, hands_with({{0, "AC AD AS KS QS AH KH QH JH TH 9H 8H 7H"}}))});
+    for (int guard = 0; guard < 100 && t.game.phase() == Phase::playing; ++guard) autoplay_step(t);
+    REQUIRE(t.game.phase() == Phase::moon_choice);
+    REQUIRE(t.turn() == 0);
+    struct Case {
+        std::array<int, 4> scores;
+        bool subtract;
+        const char* why;
+    };
+    for (const Case& c : {Case{{0, 0, 0, 0}, false, "nobody reaches 100"},
+                          Case{{80, 80, 30, 20}, true, "106 ends it with 56 and 46 below seat 0's 80"},
+                          Case{{20, 80, 30, 40}, false, "106 ends it with seat 0 alone lowest at 20"},
+                          Case{{60, 90, 10, 20}, true, "116 ends it and 36 beats seat 0's 60"}}) {
+        const std::string why = c.why;
+        CAPTURE(why);
+        GameState s = t.state();
+        for (int i = 0; i < 4; ++i) s.scores[static_cast<std::size_t>(i)] = c.scores[static_cast<std::size_t>(i)];
+        t.game.reset(s);
+        for (const auto& [which, action] : decisions(t, 0)) {
+            const BotLevel level = which;  // a copy: clang 15 cannot capture a structured binding (INFO does)
+            INFO(to_string(level));
+            CHECK(action == Action::moon(c.subtract));
+        }
+    }
+}

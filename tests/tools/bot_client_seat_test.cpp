@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "bots/bot.hpp"
+#include "engine/joker_deck.hpp"
 #include "engine/view.hpp"
 #include "protocol/action_json.hpp"
 #include "protocol/event_json.hpp"
@@ -64,8 +65,9 @@ bool same_view(const SeatView& a, const SeatView& b) {
 }
 
 // One game: seat 0 is a SeatPlayer fed wire frames, the others the engine's bot.
-int play(const Ruleset& rules, std::uint64_t seed) {
-    Game g = *Game::create(rules, seed);
+// `moons`: counts seat 0's answers to a shot moon (moon_scoring "choose").
+int play(const Ruleset& rules, std::uint64_t seed, std::vector<StackedDeal> stacked = {}, int* moons = nullptr) {
+    Game g = *Game::create(rules, seed, std::move(stacked));
     botclient::SeatPlayer player(BotLevel::basic, BotOptions{}, 1);
     player.set_table("t1");
     player.on_message({{"type", "ok"}, {"re", "sit"}, {"table", "t1"}, {"seat", 0}});
@@ -104,6 +106,7 @@ int play(const Ruleset& rules, std::uint64_t seed) {
             REQUIRE(acted);
             CHECK(*acted == a);  // the same decision as the engine's bot with the true view
             a = *acted;
+            if (moons && a.kind == ActionKind::moon) ++*moons;
             ++decisions;
         }
         deliver(*g.apply(seat, a));
@@ -135,4 +138,19 @@ TEST_CASE("sparts-bot rebuilds its seat's view from the wire and decides as the 
         REQUIRE(rules);
         for (std::uint64_t seed = 2000; seed < 2004; ++seed) CHECK(play(*rules, seed) > 0);
     }
+    // The shooter's choice (hearts, moon_scoring "choose"): seat 0 is dealt the top of every
+    // suit and every heart from the 7 up, so it takes every trick of the first hand and answers.
+    auto rules = make_ruleset("hearts", std::vector<OptionSetting>{{"moon_scoring", "choose"}, {"pass_rotation", "none"}});
+    REQUIRE(rules);
+    StackedDeal deal;
+    for (const char* c : {"AC", "AD", "AS", "KS", "QS", "AH", "KH", "QH", "JH", "TH", "9H", "8H", "7H"})
+        deal.hands[0].insert(*parse_card(c));
+    int next = 1;
+    for (Card c : deck_in_play(*rules) & ~deal.hands[0]) {
+        deal.hands[static_cast<std::size_t>(next)].insert(c);
+        next = next % 3 + 1;
+    }
+    int moons = 0;
+    CHECK(play(*rules, 3000, {deal}, &moons) > 0);
+    CHECK(moons >= 1);
 }
