@@ -14,7 +14,8 @@ int line(const SideScore& side, ScoreComponent c) { return side.delta[static_cas
 }  // namespace
 
 GameTally::GameTally(const Ruleset& rules, std::vector<std::string> starters)
-    : starters_(std::move(starters)), held_(starters_.size(), true), stats_(starters_.size()) {
+    : starters_(std::move(starters)), held_(starters_.size(), true), stats_(starters_.size()),
+      points_taken_(rules.low_score_wins) {
     for (int s = 0; s < static_cast<int>(starters_.size()); ++s) sides_.push_back(rules.side_of(static_cast<Seat>(s)));
 }
 
@@ -65,14 +66,15 @@ void GameTally::observe(const Event& e) {
 }
 
 void GameTally::hand_scored(const HandScored& h) {
-    // The moon: in a hand where a side's moon line is not zero, the side(s) with the highest
-    // (the lowest in a reverse-partners hand, which is not read further below anyway).
+    // The moon: in a hand where a side's moon line is not zero, the side(s) with the highest,
+    // or where points are taken (the hearts preset) the lowest: 0 against the others' +26, or
+    // -26 against their 0. (A reverse-partners hand is not read further below.)
     bool moon = false;
     int best = 0;
     for (const SideScore& side : h.sides) {
         const int m = line(side, ScoreComponent::moon);
         if (m != 0) moon = true;
-        best = &side == &h.sides.front() ? m : std::max(best, m);
+        best = &side == &h.sides.front() ? m : points_taken_ ? std::min(best, m) : std::max(best, m);
     }
     for (const SideScore& side : h.sides) {
         const bool made = side.bid >= 0 && line(side, ScoreComponent::set) == 0;

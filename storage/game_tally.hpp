@@ -13,8 +13,9 @@
 //   bid: a number (not nil) in a hand whose side has a contract; made: the side's score sheet
 //   has no `set` line; nil made: the nil bidder took no trick; bags: the side's `overtricks`
 //   line; moon: in a hand where some side's `moon` line is not zero, the side(s) with the
-//   highest one (Hearts gives the shooter +50; Sparts' mooning gives everyone else a
-//   negative line). A reverse-partners hand counts as a hand only: its bids, tricks and
+//   highest one (bga-sparts' Hearts gives the shooter +50; Sparts' mooning gives everyone
+//   else a negative line), or the lowest where points are taken (the hearts preset: the
+//   others +26, or the shooter -26). A reverse-partners hand counts as a hand only: its bids, tricks and
 //   counts are everyone else's.
 #pragma once
 #include <array>
@@ -58,6 +59,7 @@ private:
     std::vector<std::string> starters_;
     std::vector<bool> held_;
     std::vector<PlayStats> stats_;
+    bool points_taken_ = false;  // the lowest score wins: the shooter's moon line is the lowest
     std::array<HandSeat, kMaxSeats> hand_{};
 };
 

@@ -639,3 +639,41 @@ TEST_CASE("ratings: --migrate-from copies every rating into PostgreSQL, every bi
     REQUIRE_MESSAGE(opened, (opened ? "" : opened.error()));
     check_rows(**opened, expected);
 }
+
+// A player's moons are the hands its side shot the moon. In the hearts preset points are
+// taken: the shooter's moon line is 0 (moon_scoring add: the others get +26) or -26
+// (subtract: the others 0), the lowest line of the hand; in bga-sparts' Hearts hands it is
+// the +50, and with Sparts' mooning 0 against the others' negative lines: the highest.
+TEST_CASE("ratings: the moon is counted for the side that shot it, where points are taken too") {
+    auto hand = [](const Ruleset& rules, std::vector<int> moon_lines) {
+        HandScored h{};
+        h.hand = 1;
+        h.kind = rules.family() == Family::hearts ? HandKind::hearts : HandKind::sparts;
+        for (int side = 0; side < static_cast<int>(moon_lines.size()); ++side) {
+            SideScore s{};
+            s.seats = rules.side_seats(side);
+            s.bid = -1;
+            s.delta[static_cast<std::size_t>(ScoreComponent::moon)] = static_cast<std::int16_t>(moon_lines[static_cast<std::size_t>(side)]);
+            h.sides.push_back(s);
+        }
+        return h;
+    };
+    auto moons = [&](const Ruleset& rules, std::vector<int> moon_lines) {
+        GameTally tally(rules, kFour);
+        tally.observe(hand(rules, std::move(moon_lines)));
+        GameOver over{};
+        over.side_count = static_cast<std::uint8_t>(rules.sides());
+        for (int i = 0; i < over.side_count; ++i) over.ranks[static_cast<std::size_t>(i)] = 1;
+        std::vector<std::int64_t> out;
+        for (const RatedSeat& r : tally.result(over)) out.push_back(r.stats.moons);
+        return out;
+    };
+    const Ruleset hearts = *make_ruleset("hearts", std::vector<OptionSetting>{});
+    CHECK(moons(hearts, {26, 0, 26, 26}) == std::vector<std::int64_t>{0, 1, 0, 0});   // add
+    CHECK(moons(hearts, {0, -26, 0, 0}) == std::vector<std::int64_t>{0, 1, 0, 0});    // subtract
+    CHECK(moons(hearts, {0, 0, 0, 0}) == std::vector<std::int64_t>{0, 0, 0, 0});      // no moon
+    const Ruleset across = *make_ruleset("hearts", std::vector<OptionSetting>{{"partnership", "across"}});
+    CHECK(moons(across, {0, 26}) == std::vector<std::int64_t>{1, 0, 1, 0});           // side 0: seats 0 and 2
+    const Ruleset sparts_rules = *make_ruleset("sparts", std::vector<OptionSetting>{{"mooning", "true"}});
+    CHECK(moons(sparts_rules, {-35, -35, 0, -35}) == std::vector<std::int64_t>{0, 0, 1, 0});
+}
