@@ -80,7 +80,8 @@ std::string table_text(const Game& game, Seat me) {
                 break;
             case ActionKind::choose: s += "\nChoose the game: spades or hearts"; break;
             case ActionKind::moon:
-                s += "\nYou shot the moon: 'moon add' gives every other player 26, 'moon subtract' takes 26 off yours";
+                s += "\nYou shot the moon: 'moon add' gives each opponent the moon's points (26, 52 for the sun), "
+                     "'moon subtract' takes them off your score";
                 break;
             case ActionKind::clock_expired:
             case ActionKind::show_cards: break;

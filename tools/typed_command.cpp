@@ -84,7 +84,7 @@ TypedCommand read_typed_command(std::string_view line) {
     if (verb == "moon") {
         if (words.size() == 2 && (lower(words[1]) == "add" || lower(words[1]) == "subtract"))
             return action(Action::moon(lower(words[1]) == "subtract"));
-        return unclear("moon how? type 'moon add' (26 to every other player) or 'moon subtract' (26 off yours)");
+        return unclear("moon how? type 'moon add' (to each opponent) or 'moon subtract' (off your score)");
     }
     if (verb == "bid") {
         if (words.size() != 2) return unclear("bid what? type e.g. 'bid 3' or 'bid nil'");

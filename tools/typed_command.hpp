@@ -27,7 +27,7 @@ inline constexpr const char* kTypedCommandHelp =
     "  bid 3   bid nil        bid (a bare number or nil works too)\n"
     "  pass 2C 3C 4C          pass cards\n"
     "  spades  hearts         choose the game, as holder of the 7 of diamonds\n"
-    "  moon add  moon subtract  a shot moon: 26 to every other player, or 26 off yours\n"
+    "  moon add  moon subtract  a shot moon: its points (26; 52 for the sun) to each opponent, or off yours\n"
     "  show                   show the table and your hand again\n"
     "  help                   this text\n"
     "  quit                   leave the game (end of input does too)\n";

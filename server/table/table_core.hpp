@@ -368,6 +368,7 @@ private:
 
     std::array<std::uint64_t, 4> generations_{};  // a timer's firing counts only if its generation is the latest
     std::uint16_t turn_mask_ = 0;  // the seats the turn timer runs for
+    std::uint64_t decision_ = 0;   // what the seat on turn decides (schedule()): a new one restarts its clock
     bool bot_armed_ = false;
     bool grace_armed_ = false;
     std::vector<BotMemory> memories_;  // every seat's, this game

@@ -35,8 +35,18 @@ void TableCore::schedule() {
         }
         return;
     }
-    // The clock restarts for a seat newly on turn; seats still passing keep theirs.
-    if ((humans & ~turn_mask_) != 0) {
+    // The clock restarts for a seat newly on turn; seats still passing keep theirs. Where one
+    // seat acts at a time, a new decision restarts it even for the seat that just acted: the
+    // winner of a trick leading the next, the shooter choosing after its last card.
+    const GameState& st = game_->state();
+    const std::uint64_t decision =
+        st.phase == Phase::passing ? 0
+                                   : static_cast<std::uint64_t>(st.phase) | std::uint64_t{st.hand} << 8 |
+                                         std::uint64_t{st.trick_number} << 16 | std::uint64_t{st.trick.count} << 24 |
+                                         std::uint64_t{st.bids_made} << 32 | std::uint64_t{st.hands_scored} << 40;
+    const bool new_decision = decision != decision_;
+    decision_ = decision;
+    if ((humans & ~turn_mask_) != 0 || (new_decision && st.phase != Phase::passing)) {
         turn_deadline_ = now_.steady + std::chrono::seconds(identity_.turn_seconds);
         arm(TableTimer::turn, turn_deadline_);
     }

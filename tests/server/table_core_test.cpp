@@ -303,7 +303,7 @@ TEST_CASE("hearts, the shooter chooses: moon_shot to everyone, your_turn to the 
     const Ruleset rules = *make_ruleset("hearts", std::vector<OptionSetting>{{"moon_scoring", "choose"}, {"hand_cap", "1"}});
     std::uint64_t seed = 0;
     std::vector<std::pair<Seat, Action>> plan;
-    for (std::uint64_t s = 1; s < 20000 && !seed; ++s) {
+    for (std::uint64_t s = 1; s < 200000 && !seed; ++s) {
         Game g = std::move(*Game::create(rules, s));
         g.start();
         Rng rng(s, 5);
@@ -313,9 +313,10 @@ TEST_CASE("hearts, the shooter chooses: moon_shot to everyone, your_turn to the 
             const Seat seat = static_cast<Seat>(std::countr_zero(w));
             const Action a = random_action(g.legal_moves(seat), rng);
             plan.emplace_back(seat, a);
-            REQUIRE(g.apply(seat, a));
+            if (!g.apply(seat, a)) FAIL("random play was refused");
         }
-        if (g.phase() == Phase::moon_choice) seed = s;
+        // the shooter played the hand's last card: its clock must start again for the choice
+        if (g.phase() == Phase::moon_choice && plan.back().first == g.state().turn) seed = s;
     }
     REQUIRE(seed != 0);
     for (const bool timed_out : {false, true}) {
@@ -326,10 +327,15 @@ TEST_CASE("hearts, the shooter chooses: moon_shot to everyone, your_turn to the 
         for (int i = 0; i < 4; ++i) b.ask(people[static_cast<std::size_t>(i)], Sit{"t1", i, ""});
         b.ask(people[0], Start{"t1"});
         TableEffects last;
-        for (const auto& [seat, a] : plan) {
+        for (std::size_t i = 0; i < plan.size(); ++i) {
+            const auto& [seat, a] = plan[i];
+            if (i + 1 == plan.size()) b.now.steady += std::chrono::seconds(25);  // the last card, late
             last = b.ask(people[seat], Act{"t1", a});
             REQUIRE((*reply_in(frames_to(last, people[seat])))["type"] == "ok");
         }
+        // The choice is a decision of its own: the shooter's 30 s start again.
+        REQUIRE(b.armed_now(TableTimer::turn));
+        CHECK(b.due[TableTimer::turn] == b.now.steady + std::chrono::seconds(30));
         const int shooter = b.on_turn();
         REQUIRE(shooter >= 0);
         CHECK(b.game().phase() == Phase::moon_choice);

@@ -238,6 +238,10 @@ void TableDriver::on_your_turn(int client, const json& j) {
         const auto& choices = legal.at("choices");
         std::uniform_int_distribution<std::size_t> pick(0, choices.size() - 1);
         action = R"({"type":"choose","game":)" + choices.at(pick(rng_)).dump() + "}";
+    } else if (kind == "moon") {
+        const auto& choices = legal.at("choices");
+        std::uniform_int_distribution<std::size_t> pick(0, choices.size() - 1);
+        action = R"({"type":"moon","score":)" + choices.at(pick(rng_)).dump() + "}";
     } else {
         me.deciding = false;
         return run_.error("table " + table_ + ": unknown legal kind in " + j.dump());

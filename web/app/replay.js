@@ -52,6 +52,8 @@ export class ReplayView {
   async start() {
     try {
       this.outline = await this.client.replay(this.table, this.game, 0);
+      // Left meanwhile: a seek now would move the replay of the page that replaced this one.
+      if (this.gone) return;
       const seats = Number(this.outline.ruleset?.options?.seats ?? 4);
       this.model = new TableModel(this.table, { replay: true, seats, ruleset: this.outline.ruleset });
       this.playing = false;

@@ -772,7 +772,7 @@ export const RULES = {
     },
     "moon_scoring": {
       "values": "add, subtract, best, choose",
-      "meaning": "Shooting the moon: a player (a side, with partnership) who takes all the hearts and the Q♠ scores 0 for them. add: every other player gets 26 (a moon line of +26). subtract: the shooter gets −26 instead. best: add, unless adding would end the game with the shooter not alone at the lowest score, then subtract. choose: the shooter is asked once the hand's last trick is taken, before the hand is scored: the phase is moon_choice, the event moon_shot names the seat (with partnership, the one of the side that took the Q♠), and it answers with the action moon, add or subtract; a seat whose turn timer runs out, and every bot, answers as best would.",
+      "meaning": "Shooting the moon: a player (a side, with partnership) who takes all the hearts and the Q♠ scores 0 for them. add: every other player gets 26 (a moon line of +26). subtract: the shooter gets −26 instead. best: add, unless adding would end the game with the shooter not alone at the lowest score, then subtract. choose: the shooter is asked once the hand's last trick is taken, before the hand is scored: the phase is moon_choice, the event moon_shot names the seat (with partnership, the one of the side that took the Q♠), and it answers with the action moon, add or subtract. The basic and strong bots answer as best would (the random bot at random); a seat whose turn timer runs out is answered by its bot (--absent-bot-level).",
       "defaults": {
         "hearts": "add"
       }

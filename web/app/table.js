@@ -636,7 +636,7 @@ export class TableView {
         const sun = s.info?.ruleset?.options?.shoot_the_sun === true && side.reduce((a, x) => a + (v.tricks?.[x] ?? 0), 0) === all;
         const points = s.moonShot?.points ?? (sun ? 52 : 26);
         const what = points === 52 ? "the sun: every trick" : "the moon: every heart and the queen of spades";
-        const words = { add: `Add ${points} to everyone else`, subtract: `Take ${points} off my score` };
+        const words = { add: `Add ${points} to each opponent`, subtract: `Take ${points} off my score` };
         return h("div", { class: "action", role: "group", "aria-label": "How your moon scores" },
           h("p", {}, `You shot ${what}. Choose how it scores:`),
           legal.choices.map((c) => h("button", { type: "button", class: "primary", id: `moon-${c}`, dataset: { focusKey: `moon-${c}` },
@@ -797,7 +797,7 @@ export class TableView {
     const s = this.state;
     const e = s.handScored;
     if (!e || this.dismissedHand === `${s.game}/${e.hand}`) return false;
-    return !(s.view && s.view.hand_number > e.hand && s.view.phase === "playing");
+    return !(s.view && s.view.hand_number > e.hand && (s.view.phase === "playing" || s.view.phase === "moon_choice"));
   }
 
   /** Whether the next hand is dealt while the last one's scores are still up. */

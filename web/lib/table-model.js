@@ -356,6 +356,8 @@ export class TableModel {
 
   // Hearts, moon_scoring "choose": the hand's tricks are over and the shooter chooses how the moon scores.
   on_moon_shot(e) {
+    // The hand's tricks are over: the view keeps the last one's number (trick_won moved it on).
+    if (this.state.lastTrick) this.state.view.trick_number = this.state.lastTrick.trick;
     this.state.view.phase = "moon_choice";
     this.state.moonShot = e;
     this._turnTo(e.seat);

@@ -86,7 +86,7 @@ export function describeEvent(e, nameOf = (s) => `Seat ${s + 1}`, options = {}) 
     case "choice_started":
       return `${nameOf(e.chooser)} holds the seven of diamonds and chooses Spades or Hearts.`;
     case "moon_shot":
-      return `${nameOf(e.seat)} shot the ${e.points === 52 ? "sun" : "moon"} and chooses: ${e.points} to everyone else, or ${e.points} off their own score.`;
+      return `${nameOf(e.seat)} shot the ${e.points === 52 ? "sun" : "moon"} and chooses: ${e.points} to each opponent, or ${e.points} off their own score.`;
     case "hand_kind_chosen":
       return `${nameOf(e.seat)} chooses ${KIND_WORDS[e.kind] ?? e.kind} for this hand.`;
     case "passing_started":

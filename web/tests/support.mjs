@@ -262,6 +262,8 @@ export async function act(page, what, onPass = passFirstCards) {
       await onPass(page);
     } else if (what === "bidding") {
       await page.locator(".bids button").first().click({ timeout: 2000 });
+    } else if (what === "moon") {
+      await page.locator("#moon-add").click({ timeout: 2000 });
     } else if (what === "next-hand") {
       await page.locator("#next-hand").click({ timeout: 2000 });
     } else if (what === "playing") {
@@ -282,11 +284,12 @@ export async function nextPhase(page, { handScored = false } = {}) {
   // One wait on every phase's mark at once, then one look at which it is: a wait per
   // phase would leave the losers polling the page for their 30 s, hundreds at a time
   // over a game.
-  const marks = ["#pass", ".bids button", ".hand button.card.playable", ".game-over", "#next-hand", ...(handScored ? [".scored"] : [])];
+  const marks = ["#pass", ".bids button", ".hand button.card.playable", "#moon-add", ".game-over", "#next-hand", ...(handScored ? [".scored"] : [])];
   await page.locator(marks.map((m) => `${m}:visible`).join(", ")).first().waitFor({ timeout: 30000 });
   const phase = await page.evaluate((withScored) => {
     if (withScored && document.querySelector(".scored")) return "hand-scored";
     if (document.querySelector("#pass")) return "passing";
+    if (document.querySelector("#moon-add")) return "moon";
     if (document.querySelector(".bids button")) return "bidding";
     if (document.querySelector(".hand button.card.playable")) return "playing";
     if (document.querySelector(".game-over")) return "game-over";

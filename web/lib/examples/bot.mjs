@@ -30,6 +30,7 @@ client.on("your_turn", async ({ table: t, legal }) => {
   else if (legal.kind === "bid") await client.bid(t, legal.bids[0]).catch(() => {});
   else if (legal.kind === "pass") await client.pass(t, low(legal.cards).slice(-legal.count)).catch(() => {});
   else if (legal.kind === "choose") await client.choose(t, legal.choices[0]).catch(() => {});
+  else if (legal.kind === "moon") await client.moon(t, legal.choices[0]).catch(() => {});
 });
 client.on("event", async (m) => {
   if (m.event.type !== "game_over") return;

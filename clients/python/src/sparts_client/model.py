@@ -308,6 +308,8 @@ class TableModel:
             self.phase, self.turn = "choosing", ev["chooser"]
         elif t == "moon_shot":   # hearts, moon_scoring "choose": the shooter says how it scores
             self.phase, self.turn = "moon_choice", ev["seat"]
+            if self.played_tricks:             # the view keeps the last trick's number
+                self.trick_number = self.played_tricks[-1]["trick"]
         elif t == "hand_kind_chosen":
             self.kind = ev["kind"]
         elif t == "passing_started":
@@ -360,7 +362,7 @@ class TableModel:
             self.scores = list(ev["scores"])
         elif t == "table_closed":
             self.closed = True
-        self.legal = None if t in ("card_played", "bid_made", "hand_kind_chosen") else self.legal
+        self.legal = None if t in ("card_played", "bid_made", "hand_kind_chosen", "hand_scored") else self.legal
 
     def __repr__(self) -> str:
         return (f"TableModel({self.table!r}, seq={self.seq}, you={self.you}, phase={self.phase}, "
