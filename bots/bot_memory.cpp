@@ -101,4 +101,11 @@ void BotMemory::observe(const Event& raw) {
         event);
 }
 
+void BotMemory::resume(std::span<const std::int32_t> scores, std::span<const std::int16_t> bags,
+                       std::span<const std::uint8_t> tricks) {
+    for (std::size_t i = 0; i < scores.size() && i < scores_.size(); ++i) scores_[i] = scores[i];
+    for (std::size_t i = 0; i < bags.size() && i < bags_.size(); ++i) bags_[i] = bags[i];
+    for (std::size_t i = 0; i < tricks.size() && i < tricks_.size(); ++i) tricks_[i] = tricks[i];
+}
+
 }  // namespace sparts

@@ -14,6 +14,7 @@
 #pragma once
 
 #include <array>
+#include <span>
 #include <cstdint>
 
 #include "engine/event.hpp"
@@ -65,6 +66,12 @@ public:
     std::int16_t bags(int side) const { return bags_[side]; }
 
     static constexpr int kNoBid = -1;
+
+    // A seat that sat down with a game running (sparts-bot after a snapshot): what the table's
+    // view says came before its first event, per side (scores, bags) and per seat this hand
+    // (tricks taken). The cards of those tricks stay unknown, as the view does not list them.
+    void resume(std::span<const std::int32_t> scores, std::span<const std::int16_t> bags,
+                std::span<const std::uint8_t> tricks);
 
     // For the strong bot's simulations: what seat `other` might remember in a
     // sampled deal where it holds `hand` and took `center_cards`: everything

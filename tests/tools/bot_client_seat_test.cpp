@@ -154,3 +154,39 @@ TEST_CASE("sparts-bot rebuilds its seat's view from the wire and decides as the 
     CHECK(play(*rules, 3000, {deal}, &moons) > 0);
     CHECK(moons >= 1);
 }
+
+// Seated mid-game (a reconnection), sparts-bot starts from the table's snapshot: the scores so
+// far come from its view, not from events it never saw. The shooter's choice depends on them:
+// at 80, 80, 30, 20 adding 26 would end the game with seat 0 tied, so it subtracts.
+TEST_CASE("sparts-bot seated from a snapshot knows the scores so far, and answers a moon by them") {
+    auto rules = make_ruleset("hearts", std::vector<OptionSetting>{{"moon_scoring", "choose"}, {"pass_rotation", "none"}});
+    REQUIRE(rules);
+    StackedDeal deal;
+    for (const char* c : {"AC", "AD", "AS", "KS", "QS", "AH", "KH", "QH", "JH", "TH", "9H", "8H", "7H"})
+        deal.hands[0].insert(*parse_card(c));
+    int next = 1;
+    for (Card c : deck_in_play(*rules) & ~deal.hands[0]) {
+        deal.hands[static_cast<std::size_t>(next)].insert(c);
+        next = next % 3 + 1;
+    }
+    Game g = *Game::create(*rules, 5, {deal});
+    g.start();
+    for (int guard = 0; guard < 100 && g.phase() == Phase::playing; ++guard) {
+        const Seat s = static_cast<Seat>(std::countr_zero(g.waiting_for()));
+        REQUIRE(g.apply(s, Action::play(g.legal_moves(s).cards.first())));
+    }
+    REQUIRE(g.phase() == Phase::moon_choice);
+    REQUIRE(g.state().turn == 0);
+    GameState st = g.state();
+    st.scores[0] = 80, st.scores[1] = 80, st.scores[2] = 30, st.scores[3] = 20;
+    g.reset(st);
+    const SeatView view = view_of(g, 0);
+    botclient::SeatPlayer player(BotLevel::basic, BotOptions{}, 1);
+    player.set_table("t1");
+    player.on_message({{"type", "snapshot"}, {"table", "t1"}, {"seq", 60}, {"you", 0},
+                       {"info", {{"ruleset", to_json(*rules)}}}, {"view", to_json(view, false)}});
+    const json legal = to_json(view.legal, false);
+    const auto out = player.on_message({{"type", "your_turn"}, {"table", "t1"}, {"seat", 0}, {"seq", 60}, {"legal", legal}});
+    REQUIRE(out.size() == 1);
+    CHECK(out[0].at("action") == json{{"type", "moon"}, {"score", "subtract"}});
+}

@@ -1,7 +1,9 @@
 #include "tools/bot_client/seat_player.hpp"
 
+#include <array>
 #include <bit>
 #include <stdexcept>
+#include <type_traits>
 
 #include "engine/game.hpp"
 #include "engine/view.hpp"
@@ -274,6 +276,19 @@ void SeatPlayer::on_snapshot(const json& message) {
         memory_->observe(BidMade{static_cast<Seat>(s), static_cast<std::int8_t>(bid), nil, bid == kHiddenBid, blind});
         if (blind) blind_nils_ = static_cast<std::uint16_t>(blind_nils_ | (1u << s));
     }
+    // The game so far, which no event will tell again: scores, bags, this hand's tricks.
+    std::array<std::int32_t, kMaxSeats> scores{};
+    std::array<std::int16_t, kMaxSeats> bag_counts{};
+    std::array<std::uint8_t, kMaxSeats> tricks{};
+    const auto numbers = [&](const char* key, auto& out) {
+        const json list = v.value(key, json::array());
+        for (std::size_t i = 0; i < list.size() && i < out.size(); ++i)
+            if (list[i].is_number_integer()) out[i] = static_cast<std::remove_reference_t<decltype(out[i])>>(list[i].get<int>());
+    };
+    numbers("scores", scores);
+    numbers("bags", bag_counts);
+    numbers("tricks", tricks);
+    memory_->resume(scores, bag_counts, tricks);
     trick_ = {};
     const json& trick = v.value("trick", json::object());
     trick_.leader = seat_of(trick, "leader");
