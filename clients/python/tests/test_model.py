@@ -297,3 +297,31 @@ def test_trick_winner_reads_jokers_as_the_rules_do():
     assert trick_winner(["KD", "2D", "AD", "QD"], "spades", "jjdd") == 1   # a spade, not a diamond
     assert trick_winner(["AS", "2S", "KS"], "spades", "deuces-high") == 1
     assert trick_winner(["AS", "2S", "KS"], "spades", "big-little") == 0
+
+
+def test_a_shot_moon_turns_to_the_shooter_and_the_answer_is_forgotten_once_scored():
+    """hearts, moon_scoring "choose": after the last trick_won, moon_shot makes it the
+    shooter's turn in the moon_choice phase, the trick number staying the last trick's (as
+    the server's view has it); the your_turn's legal is dropped once the hand is scored."""
+    model = TableModel("t1")
+    model.you = 1
+    ruleset = {"preset": "hearts", "options": {"moon_scoring": "choose"}}
+    seq = iter(range(1, 100))
+    model.apply_event(next(seq), {"type": "game_started", "game": 1, "ruleset": ruleset})
+    model.seats = 4
+    model.apply_event(next(seq), {"type": "hand_started", "hand": 1, "dealer": 0, "kind": "hearts",
+                                  "hand_size": 1, "center_size": 0})
+    model.apply_event(next(seq), {"type": "play_started", "leader": 1})
+    cards = ["AH", "2H", "3H", "QS"]
+    for i, card in enumerate(cards):
+        model.apply_event(next(seq), {"type": "card_played", "seat": (1 + i) % 4, "card": card, "trick": 1})
+    model.apply_event(next(seq), {"type": "trick_won", "trick": 1, "leader": 1, "winner": 1, "cards": cards})
+    assert model.trick_number == 2                     # the trick the winner would lead
+    model.apply_event(next(seq), {"type": "moon_shot", "seat": 1, "side": 1, "points": 26})
+    assert (model.phase, model.turn, model.trick_number) == ("moon_choice", 1, 1)
+    model.legal = {"kind": "moon", "choices": ["add", "subtract"]}   # the your_turn, as the client keeps it
+    model.apply_event(next(seq), {"type": "hand_scored", "hand": 1, "kind": "hearts", "sides": [
+        {"seats": [s], "bid": None, "tricks": int(s == 1), "nil_bids": 0, "nils_made": 0,
+         "score_sheet": {} if s == 1 else {"moon": 26}, "hand_total": 0 if s == 1 else 26,
+         "score": 0 if s == 1 else 26, "bags": 0} for s in range(4)]})
+    assert model.legal is None and model.turn is None and model.scores == [26, 0, 26, 26]
