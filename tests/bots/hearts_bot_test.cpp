@@ -354,11 +354,11 @@ TEST_CASE("hearts bots keep their last heart off a would-be moon shooter's trick
 
 // moon_scoring "choose": "If shooting the moon or the sun would cause the game to end
 // without you winning, it is automatically done what's called a Safety Shoot." (Hardwood,
-// docs/RULES.md moon). Seat 0 is dealt the top of every suit and takes every trick; asked,
+// docs/RULES.md moon). Seat 0 is dealt the top of every suit and takes every trick (moon_deal); asked,
 // the bots add 26 to the others unless that would end the game with seat 0 not alone lowest.
 TEST_CASE("hearts bots that shot the moon give the others 26, unless that loses the game") {
     const Ruleset r = hearts({{"moon_scoring", "choose"}, {"pass_rotation", "none"}});
-    Table t = open_table(r, 3, {complete_deal(r, hands_with({{0, "AC AD AS KS QS AH KH QH JH TH 9H 8H 7H"}}))});
+    Table t = open_table(r, 3, {moon_deal(r)});
     for (int guard = 0; guard < 100 && t.game.phase() == Phase::playing; ++guard) autoplay_step(t);
     REQUIRE(t.game.phase() == Phase::moon_choice);
     REQUIRE(t.turn() == 0);

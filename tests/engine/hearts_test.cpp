@@ -212,18 +212,15 @@ TEST_CASE("hearts: scoring a hand: hearts, the queen, the jack, the moon and the
     }
 }
 
-// moon_scoring "choose": "Shooting the moon ... the player has the option of either
-// subtracting 26 points from their own score, or adding 26 points to each of the
-// opponents' scores" (docs/RULES.md moon). Played: seat 0 holds the top of every suit
-// and every heart from the 7 up, takes every trick, and is asked before the hand scores.
+// moon_scoring "choose": "that player can choose to subtract 26 points from his score, or
+// to add 26 points to every other player's score" (100freegames.com, docs/RULES.md moon).
+// Played: seat 0 takes every trick (moon_deal) and is asked before the hand scores.
 TEST_CASE("hearts: moon_scoring choose: the shooter is asked, and the hand scores as it answers") {
-    Hands hands{};
-    hands[0] = cards("AC AD AS KS QS AH KH QH JH TH 9H 8H 7H");
     auto shoot = [&](std::vector<OptionSetting> options) {
         options.push_back({"moon_scoring", "choose"});
         options.push_back({"pass_rotation", "none"});
         const Ruleset r = hearts(options);
-        Table t = open_table(r, 3, {complete_deal(r, hands)});
+        Table t = open_table(r, 3, {moon_deal(r)});
         int guard = 0;
         while (t.game.phase() == Phase::playing && ++guard < 100) autoplay_step(t);
         return t;

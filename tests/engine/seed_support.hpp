@@ -235,6 +235,14 @@ inline StackedDeal complete_deal(const Ruleset& rules, Hands hands, std::vector<
 
 inline unsigned no(Suit s) { return 1u << static_cast<int>(s); }
 
+// A Hearts deal (no pass) in which seat 0 shoots the moon whatever anyone plays: it holds
+// the top of every suit and every heart from the 7 up, so it takes every trick.
+inline StackedDeal moon_deal(const Ruleset& rules) {
+    Hands hands{};
+    hands[0] = cards("AC AD AS KS QS AH KH QH JH TH 9H 8H 7H");
+    return complete_deal(rules, hands);
+}
+
 // Passing: the test states each seat's hand after the pass. Seat t receives the
 // first `count` cards of its hand from the seat `distance` to its right; this
 // gives the deal to stack and the cards each seat passes.

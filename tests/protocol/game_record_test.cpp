@@ -1,6 +1,6 @@
 #include <doctest/doctest.h>
 
-#include "engine/joker_deck.hpp"
+#include "engine/seed_support.hpp"
 #include "protocol/action_json.hpp"
 #include "protocol/event_json.hpp"
 #include "protocol/game_record.hpp"
@@ -90,19 +90,12 @@ TEST_CASE("a record with stacked deals, seat names and the table's clock round-t
     CHECK(first_deal->cards == deal.hands[first_deal->seat]);
 }
 
-// Hearts with moon_scoring "choose": seat 0 holds the top of every suit and every heart from
-// the 7 up, so it takes every trick whatever is played; the shooter's answer is an action of
-// the record, written as on the wire, and the replay scores the hand as it answered.
+// Hearts with moon_scoring "choose": seat 0 takes every trick whatever is played (moon_deal);
+// the shooter's answer is an action of the record, written as on the wire, and the replay
+// scores the hand as it answered.
 TEST_CASE("a record of a shot moon holds the shooter's answer and replays to the same score") {
     const Ruleset rules = test::ruleset("hearts", {{"moon_scoring", "choose"}, {"pass_rotation", "none"}, {"hand_cap", "1"}});
-    StackedDeal deal;
-    for (const char* c : {"AC", "AD", "AS", "KS", "QS", "AH", "KH", "QH", "JH", "TH", "9H", "8H", "7H"})
-        deal.hands[0].insert(*parse_card(c));
-    int next = 1;
-    for (Card c : deck_in_play(rules) & ~deal.hands[0]) {
-        deal.hands[static_cast<std::size_t>(next)].insert(c);
-        next = next % 3 + 1;
-    }
+    const StackedDeal deal = seedtest::moon_deal(rules);
     bool added = false, subtracted = false;  // both answers, from the seeds' random play
     for (std::uint64_t seed = 1; seed <= 40 && !(added && subtracted); ++seed) {
         const auto played = test::play_random(rules, seed, SIZE_MAX, {deal});

@@ -13,7 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "bots/bot.hpp"
-#include "engine/joker_deck.hpp"
+#include "engine/seed_support.hpp"
 #include "engine/view.hpp"
 #include "protocol/action_json.hpp"
 #include "protocol/event_json.hpp"
@@ -142,14 +142,7 @@ TEST_CASE("sparts-bot rebuilds its seat's view from the wire and decides as the 
     // suit and every heart from the 7 up, so it takes every trick of the first hand and answers.
     auto rules = make_ruleset("hearts", std::vector<OptionSetting>{{"moon_scoring", "choose"}, {"pass_rotation", "none"}});
     REQUIRE(rules);
-    StackedDeal deal;
-    for (const char* c : {"AC", "AD", "AS", "KS", "QS", "AH", "KH", "QH", "JH", "TH", "9H", "8H", "7H"})
-        deal.hands[0].insert(*parse_card(c));
-    int next = 1;
-    for (Card c : deck_in_play(*rules) & ~deal.hands[0]) {
-        deal.hands[static_cast<std::size_t>(next)].insert(c);
-        next = next % 3 + 1;
-    }
+    const StackedDeal deal = seedtest::moon_deal(*rules);
     int moons = 0;
     CHECK(play(*rules, 3000, {deal}, &moons) > 0);
     CHECK(moons >= 1);
@@ -161,14 +154,7 @@ TEST_CASE("sparts-bot rebuilds its seat's view from the wire and decides as the 
 TEST_CASE("sparts-bot seated from a snapshot knows the scores so far, and answers a moon by them") {
     auto rules = make_ruleset("hearts", std::vector<OptionSetting>{{"moon_scoring", "choose"}, {"pass_rotation", "none"}});
     REQUIRE(rules);
-    StackedDeal deal;
-    for (const char* c : {"AC", "AD", "AS", "KS", "QS", "AH", "KH", "QH", "JH", "TH", "9H", "8H", "7H"})
-        deal.hands[0].insert(*parse_card(c));
-    int next = 1;
-    for (Card c : deck_in_play(*rules) & ~deal.hands[0]) {
-        deal.hands[static_cast<std::size_t>(next)].insert(c);
-        next = next % 3 + 1;
-    }
+    const StackedDeal deal = seedtest::moon_deal(*rules);
     Game g = *Game::create(*rules, 5, {deal});
     g.start();
     for (int guard = 0; guard < 100 && g.phase() == Phase::playing; ++guard) {
