@@ -10,7 +10,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { startServer, launchBrowser, artifactsDir, newPerson, createTable, nextPhase, act, watchTricks, trickStates } from "./support.mjs";
+import { startServer, launchBrowser, artifactsDir, newPerson, createTable, nextPhase, act, until, watchTricks, trickStates } from "./support.mjs";
 import { trickWinner } from "../lib/cards.js";
 
 let server;
@@ -116,7 +116,13 @@ for (const size of ["desktop", "phone"]) {
     await createTable(page, server.url, "hearts", { hand_cap: 1, moon_scoring: "choose" });
     await page.locator("#start").click();
     assert.equal(await nextPhase(page), "passing");
-    // The table waits for this seat's pass: nothing else comes meanwhile.
+    // Once the bots have passed, the table waits for this seat's pass alone and nothing
+    // else comes meanwhile. A bot's pass arriving after the frames below would take their
+    // seq, be dropped as a duplicate, and the next one read as a gap, replaced by a snapshot.
+    await until(() => page.evaluate(() => {
+      const state = window.sparts.app.view.state;
+      return state.view.passed_seats.length === state.view.seats - 1 && !state.view.passed_seats.includes(state.you);
+    }), "the bots' passes");
     await page.evaluate(() => {
       const client = window.sparts.client;
       const model = window.sparts.app.view.state;
