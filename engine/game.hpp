@@ -26,6 +26,7 @@ namespace sparts {
 
 inline constexpr int kMaxCenter = 32;
 inline constexpr int kMaxHandSize = 31;  // bids are a 32-bit mask
+inline constexpr int kMaxCardsInPlay = kMaxDecks * kSuitCount * kRankCount + kMaxJokers;
 
 // An explicitly stacked deal for one hand: each seat's cards and the center in
 // the order it was dealt (the two-player rule hands it out in that order).
@@ -80,6 +81,11 @@ struct GameState {
     bool hearts_broken = false;
     bool spades_broken = false;
     bool reversed = false;   // reverse partners: the queen of spades won the last trick
+    // This hand's cards in the order played, and each trick's leader: the finished
+    // tricks a viewer who comes back is shown (finished_tricks.hpp).
+    std::array<Card, kMaxCardsInPlay> played_in_order{};
+    std::array<Seat, kMaxHandSize> trick_leaders{};
+    std::uint8_t played_count = 0;
 
     std::array<std::int32_t, kMaxSeats> scores{};  // per side
     std::array<std::int16_t, kMaxSeats> bags{};    // per side

@@ -1,6 +1,8 @@
 #include "protocol/view_json.hpp"
 
+#include "engine/finished_tricks.hpp"
 #include "protocol/card_json.hpp"
+#include "protocol/event_json.hpp"
 
 namespace sparts {
 
@@ -139,7 +141,17 @@ json to_json(const SeatView& v, bool zero_bid_is_nil) {
 }
 
 json seat_view_json(const Game& game, Viewer viewer) {
-    return to_json(view_of(game, viewer), game.state().hand_rules.nil_allowed);
+    json j = to_json(view_of(game, viewer), game.state().hand_rules.nil_allowed);
+    // Outside SeatView, which the bots build for every simulated decision: only a
+    // client coming back to the table needs the hand's finished tricks.
+    json past = json::array();
+    for (const TrickWon& t : finished_tricks(game)) {
+        json trick = to_json(Event{t});
+        trick.erase("type");
+        past.push_back(std::move(trick));
+    }
+    j["past_tricks"] = std::move(past);
+    return j;
 }
 
 }  // namespace sparts

@@ -14,7 +14,8 @@ namespace sparts {
 nlohmann::json to_json(const LegalMoves& legal, bool zero_bid_is_nil);
 nlohmann::json to_json(const SeatView& view, bool zero_bid_is_nil);
 
-// The view of `viewer` at `game`, the nil flag taken from the current hand.
+// The view of `viewer` at `game`, the nil flag taken from the current hand, with
+// the hand's finished tricks (past_tricks), which SeatView does not hold.
 nlohmann::json seat_view_json(const Game& game, Viewer viewer);
 
 }  // namespace sparts

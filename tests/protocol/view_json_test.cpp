@@ -1,6 +1,10 @@
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <span>
+
 #include "protocol/card_json.hpp"
+#include "protocol/event_json.hpp"
 #include "protocol/random_games.hpp"
 #include "protocol/view_json.hpp"
 
@@ -95,4 +99,42 @@ TEST_CASE("the trick on the table names who played each card") {
     const json trick = seat_view_json(game, kSpectator).at("trick");
     CHECK(trick.at("leader") == seat);
     CHECK(trick.at("cards") == json::array({{{"seat", seat}, {"card", to_string(led)}}}));
+}
+
+// past_tricks: the hand's finished tricks, each as its trick_won event went on the wire (without
+// its type), the same for a seat and a spectator; the trick on the table is not among them.
+TEST_CASE("the view's past_tricks are the hand's trick_won events as the wire had them") {
+    auto created = Game::create(test::ruleset("hearts"), 33);
+    REQUIRE(created);
+    Game game = std::move(*created);
+    json told = json::array();
+    auto seen = [&](std::span<const Event> events) {
+        for (const Event& e : events) {
+            if (std::holds_alternative<HandStarted>(e)) told = json::array();
+            if (std::holds_alternative<TrickWon>(e)) {
+                json t = to_json(e);
+                t.erase("type");
+                told.push_back(std::move(t));
+            }
+        }
+    };
+    seen(game.start());
+    Rng rng(33, 1);
+    int compared = 0, longest = 0;
+    while (!game.over() && game.state().hand == 1) {
+        for (Viewer viewer : {Viewer{0}, kSpectator}) {
+            const json view = seat_view_json(game, viewer);
+            REQUIRE(view.at("past_tricks") == told);
+            ++compared;
+        }
+        longest = std::max(longest, static_cast<int>(told.size()));
+        const Seat seat = static_cast<Seat>(std::countr_zero(game.waiting_for()));
+        auto events = game.apply(seat, random_action(game.legal_moves(seat), rng));
+        REQUIRE(events);
+        seen(*events);
+    }
+    CHECK(longest == 12);  // before the hand's last card: the 13th trick scores the hand and deals the next
+    CHECK(compared > 100);
+    // The next hand is dealt: nothing of the last one is left.
+    CHECK(seat_view_json(game, kSpectator).at("past_tricks") == json::array());
 }

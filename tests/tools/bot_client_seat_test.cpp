@@ -7,6 +7,7 @@
 #include <doctest/doctest.h>
 
 #include <bit>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -66,11 +67,18 @@ bool same_view(const SeatView& a, const SeatView& b) {
 
 // One game: seat 0 is a SeatPlayer fed wire frames, the others the engine's bot.
 // `moons`: counts seat 0's answers to a shot moon (moon_scoring "choose").
-int play(const Ruleset& rules, std::uint64_t seed, std::vector<StackedDeal> stacked = {}, int* moons = nullptr) {
+// `snapshot_at`: at seat 0's decision of that number (1-based), the SeatPlayer is
+// replaced by a new one that starts from the table's snapshot, as after a restart.
+int play(const Ruleset& rules, std::uint64_t seed, std::vector<StackedDeal> stacked = {}, int* moons = nullptr,
+         int snapshot_at = 0) {
     Game g = *Game::create(rules, seed, std::move(stacked));
-    botclient::SeatPlayer player(BotLevel::basic, BotOptions{}, 1);
-    player.set_table("t1");
-    player.on_message({{"type", "ok"}, {"re", "sit"}, {"table", "t1"}, {"seat", 0}});
+    auto fresh_player = [] {
+        auto p = std::make_unique<botclient::SeatPlayer>(BotLevel::basic, BotOptions{}, 1);
+        p->set_table("t1");
+        p->on_message({{"type", "ok"}, {"re", "sit"}, {"table", "t1"}, {"seat", 0}});
+        return p;
+    };
+    auto holder = fresh_player();
     std::vector<BotMemory> memory;
     std::vector<Rng> rng;
     for (int s = 0; s < rules.seats; ++s) {
@@ -81,10 +89,10 @@ int play(const Ruleset& rules, std::uint64_t seed, std::vector<StackedDeal> stac
     auto deliver = [&](std::span<const Event> events) {
         for (const Event& e : events) {
             for (BotMemory& m : memory) m.observe(e);
-            player.on_message({{"type", "event"}, {"table", "t1"}, {"seq", ++seq}, {"event", to_json(e, 0)}});
+            holder->on_message({{"type", "event"}, {"table", "t1"}, {"seq", ++seq}, {"event", to_json(e, 0)}});
         }
     };
-    player.on_message({{"type", "event"},
+    holder->on_message({{"type", "event"},
                        {"table", "t1"},
                        {"seq", ++seq},
                        {"event", {{"type", "game_started"}, {"game", 1}, {"ruleset", to_json(rules)}}}});
@@ -95,6 +103,12 @@ int play(const Ruleset& rules, std::uint64_t seed, std::vector<StackedDeal> stac
         const SeatView truth = view_of(g, seat);
         Action a = decide(BotLevel::basic, truth, memory[seat], rng[seat]);
         if (seat == 0) {
+            if (decisions + 1 == snapshot_at) {
+                holder = fresh_player();
+                holder->on_message({{"type", "snapshot"}, {"table", "t1"}, {"seq", seq}, {"you", 0},
+                                    {"info", {{"ruleset", to_json(rules)}}}, {"view", seat_view_json(g, 0)}});
+            }
+            botclient::SeatPlayer& player = *holder;
             const json legal = to_json(truth.legal, g.state().hand_rules.nil_allowed);
             const auto rebuilt = player.view_for(legal);
             REQUIRE(rebuilt);
@@ -111,7 +125,7 @@ int play(const Ruleset& rules, std::uint64_t seed, std::vector<StackedDeal> stac
         }
         deliver(*g.apply(seat, a));
     }
-    CHECK(player.games_over() == 1);
+    if (snapshot_at == 0) CHECK(holder->games_over() == 1);
     return decisions;
 }
 
@@ -146,6 +160,23 @@ TEST_CASE("sparts-bot rebuilds its seat's view from the wire and decides as the 
     int moons = 0;
     CHECK(play(*rules, 3000, {deal}, &moons) > 0);
     CHECK(moons >= 1);
+}
+
+// Restarted mid-hand, sparts-bot starts from the table's snapshot: its view's past_tricks tell it
+// the hand's finished tricks (who played what, who showed a void, who won which cards), so its
+// view and its decisions from there on are those of the table's bot, which watched every card.
+TEST_CASE("sparts-bot restarted mid-hand from a snapshot decides as the table's bot that watched the hand") {
+    for (const char* preset : {"bga-sparts", "sparts", "spartsel", "spades", "worldwinner-spades", "hearts"}) {
+        const auto vars = testing::variants_of(preset);
+        for (std::size_t i = 0; i < vars.size() && i < 4; ++i) {
+            for (const int at : {6, 20}) {
+                INFO(std::string(preset) << " variant " << i << ", snapshot at seat 0's decision " << at);
+                auto rules = make_ruleset(vars[i].preset, vars[i].options);
+                REQUIRE(rules);
+                CHECK(play(*rules, 3000 + i, {}, nullptr, at) > at);
+            }
+        }
+    }
 }
 
 // Seated mid-game (a reconnection), sparts-bot starts from the table's snapshot: the scores so

@@ -276,6 +276,55 @@ void SeatPlayer::on_snapshot(const json& message) {
         memory_->observe(BidMade{static_cast<Seat>(s), static_cast<std::int8_t>(bid), nil, bid == kHiddenBid, blind});
         if (blind) blind_nils_ = static_cast<std::uint16_t>(blind_nils_ | (1u << s));
     }
+    // This hand's pass, when it was one round to one seat: where the cards passed went.
+    const int n = rules_->seats;
+    const CardSet passed = cards_of(v, "cards_passed"), received = cards_of(v, "cards_received");
+    if (!passed.empty() && int_of(v, "pass_round") <= 1 && int_of(v, "pass_back_count") == 0 && int_of(v, "pass_distance") > 0) {
+        const Seat to = static_cast<Seat>((seat_ + int_of(v, "pass_distance")) % n);
+        memory_->observe(CardsPassed{static_cast<Seat>(seat_), to, static_cast<std::uint8_t>(passed.size()), passed});
+        if (!received.empty())
+            memory_->observe(CardsReceived{static_cast<Seat>(seat_), kNoSeat, static_cast<std::uint8_t>(received.size()), received});
+    }
+    // The center cards handed out so far: this seat's own, and how many went to others (with
+    // two seats, each trick's winner takes some; with more, one seat takes them all at once).
+    const int given = int_of(v, "center_given");
+    const Seat taker = seat_of(v, "center_taker");
+    const CardSet mine = cards_of(v, "center_cards");
+    if (given > 0 && taker != kNoSeat) {
+        const Seat me = static_cast<Seat>(seat_);
+        const int others = given - mine.size();
+        const auto took = [&](Seat seat, int count, CardSet cards) {
+            if (count > 0) memory_->observe(CenterTaken{seat, static_cast<std::uint8_t>(count), cards});
+        };
+        // The view's taker, the last to take, is observed last.
+        if (taker == me) {
+            took(static_cast<Seat>((seat_ + 1) % n), others, CardSet());
+            took(me, mine.size(), mine);
+        } else {
+            took(me, mine.size(), mine);
+            took(taker, others, CardSet());
+        }
+    }
+    // The hand's finished tricks and the trick on the table, card by card, as if watched:
+    // who played what, who showed a void, who won which cards.
+    const auto play = [&](Seat seat, Card card, int trick) {
+        memory_->observe(CardPlayed{seat, card, static_cast<std::uint8_t>(trick)});
+    };
+    for (const auto& t : v.value("past_tricks", json::array())) {
+        json won = t;
+        won["type"] = "trick_won";
+        const auto event = event_from_json(won);
+        const auto* w = event ? std::get_if<TrickWon>(&*event) : nullptr;
+        if (!w || w->leader == kNoSeat) continue;
+        for (int i = 0; i < w->count; ++i) play(static_cast<Seat>((w->leader + i) % n), w->cards[i], w->trick);
+        memory_->observe(*event);
+    }
+    const json& table_trick = v.value("trick", json::object());
+    if (const Seat leader = seat_of(table_trick, "leader"); leader != kNoSeat) {
+        const int number = int_of(v, "trick_number");
+        for (const auto& c : table_trick.value("cards", json::array()))
+            if (auto card = card_from_json(c.at("card"))) play(seat_of(c, "seat"), *card, number);
+    }
     // The game so far, which no event will tell again: scores, bags, this hand's tricks.
     std::array<std::int32_t, kMaxSeats> scores{};
     std::array<std::int16_t, kMaxSeats> bag_counts{};

@@ -316,6 +316,14 @@ export type View = {
   spades_broken: boolean;
   /** per seat: the cards that score (hearts, the queen of spades; the jack of diamonds in a Sparts hand) it has taken in tricks this hand; empty in a Spades hand. Center cards are not in it. */
   points_taken: CardSet[];
+  /** this hand's finished tricks, in order, each as its trick_won event told it: what a client that watched the whole hand saw (the last trick, who played what, who showed a void). Empty before the first trick is won. */
+  past_tricks: {
+    trick: number;
+    leader: Seat;
+    winner: Seat;
+    /** in play order, from the leader clockwise */
+    cards: Card[];
+  }[];
   /** per side (see partners and hand_scored) */
   scores: number[];
   bags: number[];

@@ -24,6 +24,14 @@ function clone(x) {
   return x === undefined ? undefined : JSON.parse(JSON.stringify(x));
 }
 
+// The last trick won, as on_trick_won keeps it, from a view's past_tricks: a client that comes back
+// (a snapshot) or seeks in a replay can show it as one that watched would.
+function lastTrickOf(view) {
+  const t = view?.past_tricks?.at(-1);
+  if (!t) return null;
+  return { trick: t.trick, leader: t.leader, winner: t.winner, cards: t.cards.map((card, i) => ({ seat: (t.leader + i) % view.seats, card })) };
+}
+
 function removeCards(hand, cards) {
   if (!hand) return hand;
   const out = [...hand];
@@ -117,7 +125,7 @@ export class TableModel {
     s.yourTurn = s.view?.legal ? { legal: s.view.legal, msLeft: snap.turn_ms_left ?? null, seq: snap.seq, receivedAt: Date.now() } : null;
     s.turnDeadline = snap.turn_ms_left != null ? Date.now() + snap.turn_ms_left : null;
     s.clockDeadline = snap.clock_ms_left != null ? Date.now() + snap.clock_ms_left : null;
-    s.lastTrick = null;
+    s.lastTrick = lastTrickOf(s.view);
     s.gameOver = s.view?.phase === "game_over" ? { reason: null, scores: s.view.scores, ranks: ranksOf(s.view.scores, lowScoreWins(s.info?.ruleset ?? this.ruleset)) } : null;
     s.again = [];
     s.absent = [];
@@ -138,7 +146,7 @@ export class TableModel {
     this.seats = n;
     s.hands = msg.hands.map((h) => this.sortHand(h));
     s.sides = s.view ? sidesFromPartners(s.view.partners, n) : [];
-    s.lastTrick = null;
+    s.lastTrick = lastTrickOf(s.view);
     s.handScored = null;
     s.moonShot = null;
     s.gameOver = s.view?.phase === "game_over" ? { reason: null, scores: s.view.scores, ranks: ranksOf(s.view.scores, lowScoreWins(s.info?.ruleset ?? this.ruleset)) } : null;
@@ -230,7 +238,7 @@ export class TableModel {
       partners: Array.from({ length: n }, (_, i) => [i]), pass_round: 0, pass_back_count: 0, passed_seats: [],
       center_size: 0, center_given: 0, center_taker: null, bids: Array(n).fill(null), trick: { leader: null, cards: [] },
       trick_number: 1, tricks: Array(n).fill(0), hearts_broken: false, spades_broken: false,
-      points_taken: Array.from({ length: n }, () => []), scores: [], bags: [],
+      points_taken: Array.from({ length: n }, () => []), past_tricks: [], scores: [], bags: [],
     };
   }
 
@@ -471,6 +479,7 @@ export class TableModel {
       v.points_taken[e.winner] = [...(v.points_taken[e.winner] ?? []), ...e.cards.filter((c) => !c.startsWith("JK") && scoring(c))];
     }
     s.lastTrick = { trick: e.trick, leader: e.leader, winner: e.winner, cards: v.trick.cards.length ? v.trick.cards : e.cards.map((card, i) => ({ seat: (e.leader + i) % v.seats, card })) };
+    v.past_tricks = [...(v.past_tricks ?? []), { trick: e.trick, leader: e.leader, winner: e.winner, cards: [...e.cards] }];
     v.trick = { leader: e.winner, cards: [] };
     v.trick_number = e.trick + 1;
     this._turnTo(v.hand_sizes[e.winner] > 0 ? e.winner : null);

@@ -49,10 +49,27 @@ for (const size of ["desktop", "phone"]) {
     // whether hearts are broken: in the middle of the table, or on a phone under the header
     await page.locator(".center-line:visible, .trick-line:visible").filter({ hasText: "\u2665" }).first().waitFor();
     await page.screenshot({ path: join(artifacts, `play-hearts-taken-${size}.png`) });
-    // the same after a reload (from the server's view this time)
+    // the same after a reload (from the server's view this time), reloaded on the seat's own
+    // turn, when the table waits and no event comes: what the page knows is the snapshot's
+    const turn = await nextPhase(page);
     const shown = await pointsTexts(page);
     await page.reload();
     await page.locator(".seat .points").first().waitFor();
+    if (turn === "playing") {
+      // The last trick, from the snapshot's past_tricks: the Last trick button shows it.
+      await page.locator(".hand button.card.playable").first().waitFor();
+      const { last, past } = await page.evaluate(() => {
+        const s = window.sparts.app.view.state;
+        return { last: s.lastTrick, past: s.view.past_tricks };
+      });
+      assert.ok(last, "the last trick is known after a reload");
+      assert.equal(last.trick, past.length);
+      assert.deepEqual(last.cards.map((c) => c.card), past.at(-1).cards);
+      await (await headerButton(page, "[data-focus-key=last-trick]")).click();
+      await page.locator(".trick-caption:visible, .trick-line:visible").filter({ hasText: `won trick ${last.trick}` }).first().waitFor();
+      await page.screenshot({ path: join(artifacts, `play-last-trick-after-reload-${size}.png`) });
+      await (await headerButton(page, "[data-focus-key=last-trick]")).click();
+    }
     const again = await pointsTexts(page);
     const total = (texts) => texts.reduce((n, t) => n + Number(t.match(/\u2665 (\d+)/)[1]), 0);
     assert.ok(total(again) >= total(shown), `hearts taken after the reload: ${again} (before: ${shown})`);

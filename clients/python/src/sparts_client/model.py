@@ -158,8 +158,8 @@ class TableModel:
         self.trick_number = 0
         # The hand so far: per seat, the cards it played, in order (the trick's included);
         # the tricks done, each {"trick", "leader", "winner", "cards": [{"seat", "card"}]}.
-        # A snapshot has only the trick on the table: after one taken once a trick was won,
-        # and without the events before it, history_complete is False (the rest is unknown).
+        # A snapshot gives them in its view's past_tricks; from a server too old to send
+        # them, after one taken once a trick was won, history_complete is False.
         self.played: List[List[str]] = []
         self.played_tricks: List[Dict[str, Any]] = []
         self.history_complete = True
@@ -236,11 +236,18 @@ class TableModel:
         self.trick_number = view.get("trick_number", 0)
         self.tricks = list(view.get("tricks") or [0] * self.seats)
         if not keep_history:
-            self.played = [[] for _ in range(self.seats)]
+            n = self.seats
+            self.played = [[] for _ in range(n)]
+            self.played_tricks = []
+            past = view.get("past_tricks")
+            for t in past or []:
+                cards = [{"seat": (t["leader"] + i) % n, "card": c} for i, c in enumerate(t["cards"])]
+                self.played_tricks.append({"trick": t["trick"], "leader": t["leader"], "winner": t["winner"], "cards": cards})
+                for c in cards:
+                    self.played[c["seat"]].append(c["card"])
             for c in self.trick["cards"]:
                 self.played[c["seat"]].append(c["card"])
-            self.played_tricks = []
-            self.history_complete = not any(self.tricks)
+            self.history_complete = past is not None or not any(self.tricks)
         self.partners = [list(p) for p in view.get("partners") or []] or \
             partners_for(self.ruleset, self.seats, self.hand_number, self.dealer or 0)
         self.bids = list(view.get("bids") or [None] * self.seats)
