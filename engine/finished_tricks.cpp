@@ -4,6 +4,7 @@ namespace sparts {
 
 std::vector<TrickWon> finished_tricks(const Game& game) {
     const GameState& s = game.state();
+    if (!s.plays_recorded) return {};
     const int n = game.rules().seats;
     const int finished = s.played_count / n;
     std::vector<TrickWon> out;

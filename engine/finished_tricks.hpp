@@ -12,7 +12,8 @@
 
 namespace sparts {
 
-// Empty before the first trick is won and once the next hand is dealt.
+// Empty before the first trick is won, once the next hand is dealt, and for a game
+// resumed from a state that keeps no record of the plays (a bot's sampled position).
 std::vector<TrickWon> finished_tricks(const Game& game);
 
 }  // namespace sparts

@@ -103,6 +103,7 @@ void Game::deal_hand() {
     s_.hearts_broken = s_.spades_broken = false;
     s_.reversed = false;
     s_.played_count = 0;
+    s_.plays_recorded = true;
     s_.center_size = static_cast<std::uint8_t>(rules_.center_size());
     s_.center_given = 0;
     s_.center_taker = kNoSeat;
@@ -663,9 +664,11 @@ std::optional<RuleError> Game::check_play(Seat seat, Card card) const {
 void Game::on_play(Seat seat, Card card) {
     const HandRules& h = s_.hand_rules;
     s_.hands[seat].erase(card);
-    if (s_.trick.count == 0) s_.trick_leaders[s_.trick_number - 1] = s_.trick.leader;
+    if (s_.plays_recorded) {
+        if (s_.trick.count == 0) s_.trick_leaders[s_.trick_number - 1] = s_.trick.leader;
+        s_.played_in_order[s_.played_count++] = card;
+    }
     s_.trick.cards[s_.trick.count++] = card;
-    s_.played_in_order[s_.played_count++] = card;
     emit(CardPlayed{seat, card, s_.trick_number});
     if (h.hearts_restricted && !s_.hearts_broken &&
         (plays_as(card, Suit::hearts) || (h.queen_breaks_hearts && !card.is_joker() && card.face() == kQueenOfSpades))) {
@@ -1019,8 +1022,7 @@ std::string Game::check_invariants() const {
             if (s_.hands[s].size() != expected) return "seat " + std::to_string(s) + " holds the wrong number of cards";
         }
         if (s_.turn != (s_.trick.leader + s_.trick.count) % n) return "the turn is not the next seat in the trick";
-        // A bot's sampled position (resume()) keeps no record of the plays: none, or all of them.
-        const bool recorded = s_.played_count > 0 || (s_.trick_number == 1 && s_.trick.count == 0);
+        const bool recorded = s_.plays_recorded;
         if (recorded && s_.played_count != (s_.trick_number - 1) * n + s_.trick.count)
             return "the cards played this hand are miscounted";
         for (int i = 0; recorded && i < s_.trick.count; ++i)

@@ -27,6 +27,7 @@ namespace sparts {
 inline constexpr int kMaxCenter = 32;
 inline constexpr int kMaxHandSize = 31;  // bids are a 32-bit mask
 inline constexpr int kMaxCardsInPlay = kMaxDecks * kSuitCount * kRankCount + kMaxJokers;
+static_assert(kMaxCardsInPlay <= 255, "GameState::played_count is one byte");
 
 // An explicitly stacked deal for one hand: each seat's cards and the center in
 // the order it was dealt (the two-player rule hands it out in that order).
@@ -82,10 +83,12 @@ struct GameState {
     bool spades_broken = false;
     bool reversed = false;   // reverse partners: the queen of spades won the last trick
     // This hand's cards in the order played, and each trick's leader: the finished
-    // tricks a viewer who comes back is shown (finished_tricks.hpp).
+    // tricks a viewer who comes back is shown (finished_tricks.hpp). Kept from each
+    // deal on; a bot's sampled position (resume()) keeps none, nor do its playouts.
     std::array<Card, kMaxCardsInPlay> played_in_order{};
     std::array<Seat, kMaxHandSize> trick_leaders{};
     std::uint8_t played_count = 0;
+    bool plays_recorded = false;
 
     std::array<std::int32_t, kMaxSeats> scores{};  // per side
     std::array<std::int16_t, kMaxSeats> bags{};    // per side

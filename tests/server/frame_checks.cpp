@@ -111,6 +111,10 @@ LeakReport check_no_leaks(const std::vector<ClientLog>& logs, const std::string&
                     problem(log.name + " got a snapshot with a hand that is not its own: " + where);
                 }
                 for (const auto& t : v.at("trick").at("cards")) shown.insert(t.at("card").get<std::string>());
+                // The hand's finished tricks were public as they were played (each one against the
+                // trick_won events, tests/protocol/view_json_test.cpp).
+                for (const auto& t : v.at("past_tricks"))
+                    for (const auto& c : t.at("cards")) shown.insert(c.get<std::string>());
                 if (secret_bids_open) {
                     const json& bids = v.at("bids");
                     for (std::size_t s = 0; s < bids.size(); ++s)

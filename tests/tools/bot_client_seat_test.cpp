@@ -65,6 +65,35 @@ bool same_view(const SeatView& a, const SeatView& b) {
     return a.hand == b.hand && a.trick == b.trick && same_bids && a.tricks == b.tricks;
 }
 
+// What a seat restarted from a snapshot remembers of the hand, against the memory of the
+// table's bot that watched it all. Where its own passed cards went is compared only for a
+// pass of one round to one seat, which is all a view tells.
+bool same_memory(const BotMemory& a, const BotMemory& b, bool compare_passes) {
+    const int n = b.rules().seats;
+    CHECK(a.hand_number() == b.hand_number());
+    CHECK(a.played() == b.played());
+    CHECK(a.center_taken() == b.center_taken());
+    CHECK(a.center_cards() == b.center_cards());
+    CHECK(a.trick_number() == b.trick_number());
+    CHECK(a.hands_scored() == b.hands_scored());
+    if (b.rules().family() == Family::hearts) CHECK(a.hearts_hands_played() == b.hearts_hands_played());
+    bool same = a.played() == b.played();
+    for (int s = 0; s < n; ++s) {
+        const Seat seat = static_cast<Seat>(s);
+        CAPTURE(s);
+        CHECK(a.played_by(seat) == b.played_by(seat));
+        CHECK(a.voids(seat) == b.voids(seat));
+        CHECK(a.won(seat) == b.won(seat));
+        CHECK(a.tricks(seat) == b.tricks(seat));
+        same &= a.played_by(seat) == b.played_by(seat) && a.voids(seat) == b.voids(seat) && a.won(seat) == b.won(seat);
+        if (compare_passes) {
+            CHECK(a.known_held(seat) == b.known_held(seat));
+            same &= a.known_held(seat) == b.known_held(seat);
+        }
+    }
+    return same;
+}
+
 // One game: seat 0 is a SeatPlayer fed wire frames, the others the engine's bot.
 // `moons`: counts seat 0's answers to a shot moon (moon_scoring "choose").
 // `snapshot_at`: at seat 0's decision of that number (1-based), the SeatPlayer is
@@ -72,6 +101,7 @@ bool same_view(const SeatView& a, const SeatView& b) {
 int play(const Ruleset& rules, std::uint64_t seed, std::vector<StackedDeal> stacked = {}, int* moons = nullptr,
          int snapshot_at = 0) {
     Game g = *Game::create(rules, seed, std::move(stacked));
+    int memories_compared = 0;
     auto fresh_player = [] {
         auto p = std::make_unique<botclient::SeatPlayer>(BotLevel::basic, BotOptions{}, 1);
         p->set_table("t1");
@@ -109,6 +139,12 @@ int play(const Ruleset& rules, std::uint64_t seed, std::vector<StackedDeal> stac
                                     {"info", {{"ruleset", to_json(rules)}}}, {"view", seat_view_json(g, 0)}});
             }
             botclient::SeatPlayer& player = *holder;
+            if (snapshot_at > 0 && decisions + 1 >= snapshot_at && player.memory() &&
+                player.memory()->hand_number() == memory[0].hand_number()) {
+                const bool one_pass = truth.pass_round <= 1 && truth.pass_back_count == 0 && truth.pass_distance > 0;
+                if (!same_memory(*player.memory(), memory[0], one_pass)) return -1;
+                ++memories_compared;
+            }
             const json legal = to_json(truth.legal, g.state().hand_rules.nil_allowed);
             const auto rebuilt = player.view_for(legal);
             REQUIRE(rebuilt);
@@ -126,6 +162,7 @@ int play(const Ruleset& rules, std::uint64_t seed, std::vector<StackedDeal> stac
         deliver(*g.apply(seat, a));
     }
     if (snapshot_at == 0) CHECK(holder->games_over() == 1);
+    else CHECK(memories_compared > 0);
     return decisions;
 }
 

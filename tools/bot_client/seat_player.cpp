@@ -1,5 +1,6 @@
 #include "tools/bot_client/seat_player.hpp"
 
+#include <algorithm>
 #include <array>
 #include <bit>
 #include <stdexcept>
@@ -120,7 +121,7 @@ std::optional<Event> event_from_json(const json& e) {
             if (!c) throw std::runtime_error("a card the bot cannot read: " + cards[i].dump());
             t.cards[i] = *c;
         }
-        t.count = static_cast<std::uint8_t>(cards.size());
+        t.count = static_cast<std::uint8_t>(std::min<std::size_t>(cards.size(), kMaxSeats));
         return t;
     }
     if (type == "center_taken")
@@ -276,7 +277,8 @@ void SeatPlayer::on_snapshot(const json& message) {
         memory_->observe(BidMade{static_cast<Seat>(s), static_cast<std::int8_t>(bid), nil, bid == kHiddenBid, blind});
         if (blind) blind_nils_ = static_cast<std::uint16_t>(blind_nils_ | (1u << s));
     }
-    // This hand's pass, when it was one round to one seat: where the cards passed went.
+    // This hand's pass, when it was one round to one seat: where the cards passed went. (A nil
+    // pass's view has no distance once play starts: those cards stay unplaced, as does multi-pass.)
     const int n = rules_->seats;
     const CardSet passed = cards_of(v, "cards_passed"), received = cards_of(v, "cards_received");
     if (!passed.empty() && int_of(v, "pass_round") <= 1 && int_of(v, "pass_back_count") == 0 && int_of(v, "pass_distance") > 0) {

@@ -7,9 +7,12 @@
 // their wire form); the view is rebuilt for each decision from the memory, the
 // trick on the table and the hand's pass as the events told them, with the
 // legal moves of the `your_turn` itself (the server's word on what is legal).
-// Sitting down in the middle of a game, the bot knows the hand only from the
-// snapshot (its cards, the bids, the trick): it plays legally, at full
-// strength from the next hand on.
+// Sitting down in the middle of a game, the bot starts from the snapshot: its
+// cards, the bids, the scores, and the hand's finished tricks (the view's
+// past_tricks), which it reads card by card as if it had watched them. What
+// no view tells stays unknown: where its cards went in a pass other than one
+// round to one seat (a nil pass, multi-pass), and, in bga-sparts, how many
+// Hearts hands came before (the next Hearts pass's direction).
 #pragma once
 
 #include <cstdint>
@@ -44,6 +47,8 @@ public:
 
     // The view a decision is made from, exposed for the tests.
     std::optional<SeatView> view_for(const nlohmann::json& legal) const;
+    // What the seat remembers of the game (null before it knows the ruleset), for the tests.
+    const BotMemory* memory() const { return memory_ ? &*memory_ : nullptr; }
 
 private:
     void start_game(const Ruleset& rules);

@@ -25,10 +25,11 @@ function clone(x) {
 }
 
 // The last trick won, as on_trick_won keeps it, from a view's past_tricks: a client that comes back
-// (a snapshot) or seeks in a replay can show it as one that watched would.
+// (a snapshot) or seeks in a replay shows it as one that watched would, until the next trick is
+// led (on_card_played lets it go then).
 function lastTrickOf(view) {
   const t = view?.past_tricks?.at(-1);
-  if (!t) return null;
+  if (!t || view.trick?.cards?.length) return null;
   return { trick: t.trick, leader: t.leader, winner: t.winner, cards: t.cards.map((card, i) => ({ seat: (t.leader + i) % view.seats, card })) };
 }
 

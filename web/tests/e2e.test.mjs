@@ -32,7 +32,11 @@ function leakChecker() {
           played.add(msg.event.card);
           count++;
         }
-        if (msg.type === "snapshot" && msg.view) for (const c of msg.view.trick.cards) played.add(c.card);
+        if (msg.type === "snapshot" && msg.view) {
+          for (const c of msg.view.trick.cards) played.add(c.card);
+          // The hand's finished tricks were public as they were played.
+          for (const t of msg.view.past_tricks) for (const c of t.cards) played.add(c);
+        }
         for (const c of cardsIn(msg)) if (!played.has(c)) leaks.push({ card: c, msg });
       }
     },

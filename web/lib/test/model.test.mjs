@@ -68,6 +68,41 @@ test("a seat's model: the deal, bids (nil as such), a trick, and who is on turn"
   assert.equal(m.state.lastTrick.winner, 2);
 });
 
+test("past_tricks: kept trick by trick, cleared by the next deal; a snapshot gives the last trick as one that watched had it", () => {
+  const m = seated();
+  dealHand(m);
+  assert.deepEqual(m.state.view.past_tricks, []);
+  play(m, [
+    { type: "bid_made", seat: 0, bid: 3 }, { type: "bid_made", seat: 1, bid: 4 },
+    { type: "bid_made", seat: 2, bid: 3 }, { type: "bid_made", seat: 3, bid: 2 },
+    { type: "play_started", leader: 0 },
+    { type: "card_played", seat: 0, card: "2C", trick: 1 },
+    { type: "card_played", seat: 1, card: "9C", trick: 1 },
+    { type: "card_played", seat: 2, card: "AC", trick: 1 },
+    { type: "card_played", seat: 3, card: "3C", trick: 1 },
+    { type: "trick_won", trick: 1, leader: 0, winner: 2, cards: ["2C", "9C", "AC", "3C"] },
+  ]);
+  const first = { trick: 1, leader: 0, winner: 2, cards: ["2C", "9C", "AC", "3C"] };
+  assert.deepEqual(m.state.view.past_tricks, [first]);
+  const watched = m.state.lastTrick;
+  // A snapshot at this point (seat 2 to lead): the same last trick as the model that watched.
+  const snapshot = (view) => ({ type: "snapshot", table: "t1", seq: 30, you: 0, info: structuredClone(info), game: 1, view });
+  const view = structuredClone(m.state.view);
+  const back = seated();
+  back.applySnapshot(snapshot(view));
+  assert.deepEqual(back.state.lastTrick, watched);
+  assert.deepEqual(back.state.lastTrick.cards, [{ seat: 0, card: "2C" }, { seat: 1, card: "9C" }, { seat: 2, card: "AC" }, { seat: 3, card: "3C" }]);
+  // Once the next trick is led, neither shows it.
+  play(m, [{ type: "card_played", seat: 2, card: "KD", trick: 2 }]);
+  assert.equal(m.state.lastTrick, null);
+  back.applySnapshot(snapshot(structuredClone(m.state.view)));
+  assert.equal(back.state.lastTrick, null);
+  assert.deepEqual(back.state.view.past_tricks, [first]);
+  // The next deal starts the list again.
+  play(m, [{ type: "hand_started", hand: 2, dealer: 0, kind: "spades", hand_size: 13, center_size: 0 }]);
+  assert.deepEqual(m.state.view.past_tricks, []);
+});
+
 test("hand_scored sets each side's score and bags; game_over ends the game", () => {
   const m = seated();
   dealHand(m);
