@@ -27,6 +27,17 @@ after(async () => {
 
 const pointsTexts = (page) => page.locator(".seat .points").allInnerTexts();
 
+/** Plays the last card the hand may play (after a lead, often the highest of its suit). */
+async function playLast(page) {
+  try {
+    const only = page.locator("#play-only");
+    if (await only.count()) await only.click({ timeout: 2000 });
+    else await page.locator(".hand button.card.playable").last().click({ timeout: 2000 });
+  } catch (err) {
+    if (!/Timeout|detached|not attached/.test(String(err))) throw err;
+  }
+}
+
 /** One step of the seat's play, but for the Next hand that would put the last hand's scores away. */
 async function playUntilScores(page) {
   const what = await nextPhase(page);
@@ -49,24 +60,40 @@ for (const size of ["desktop", "phone"]) {
     // whether hearts are broken: in the middle of the table, or on a phone under the header
     await page.locator(".center-line:visible, .trick-line:visible").filter({ hasText: "\u2665" }).first().waitFor();
     await page.screenshot({ path: join(artifacts, `play-hearts-taken-${size}.png`) });
-    // the same after a reload (from the server's view this time). Played on to the seat's own
-    // lead after a trick, if the hand comes to one: the table waits then and no event comes,
-    // so what the page shows after the reload is the snapshot's.
+    // the same after a reload (from the server's view this time)
+    const shown = await pointsTexts(page);
+    await page.reload();
+    await page.locator(".seat .points").first().waitFor();
+    const again = await pointsTexts(page);
+    const total = (texts) => texts.reduce((n, t) => n + Number(t.match(/\u2665 (\d+)/)[1]), 0);
+    assert.ok(total(again) >= total(shown), `hearts taken after the reload: ${again} (before: ${shown})`);
+    assert.ok(total(again) > 0);
+    // Played on to the seat's own lead after a trick, if this hand comes to one: the table waits
+    // then and no event comes, so what the page shows after a reload is the snapshot's.
     let leading = false;
     for (let i = 0; i < 40 && !leading; ++i) {
       const what = await nextPhase(page);
       if (what !== "playing") break;
-      leading = await page.evaluate(() => {
-        const v = window.sparts.app.view.state.view;
-        return v.trick.cards.length === 0 && v.trick_number > 1;
+      // null: the page's table is not drawn from its model yet (a moment after a reload)
+      // (The cards may still be drawn playable a moment after the seat played: its lead is its
+      // turn, with a trick won before and none on the table.)
+      const lead = await page.evaluate(() => {
+        const s = window.sparts.app.view?.state;
+        const v = s?.view;
+        if (!v) return null;
+        return Boolean(s.yourTurn) && v.turn === s.you && v.trick.cards.length === 0 && v.trick_number > 1 && s.lastTrick !== null;
       });
-      if (!leading) await act(page, what);
+      if (lead === null) {
+        await new Promise((r) => setTimeout(r, 100));
+        continue;
+      }
+      leading = lead;
+      // The last card that may be played, often the highest of the suit led: to win a trick and lead.
+      if (!leading) await playLast(page);
     }
-    const lastBefore = leading ? await page.evaluate(() => window.sparts.app.view.state.lastTrick) : null;
-    const shown = await pointsTexts(page);
-    await page.reload();
-    await page.locator(".seat .points").first().waitFor();
     if (leading) {
+      const lastBefore = await page.evaluate(() => window.sparts.app.view.state.lastTrick);
+      await page.reload();
       // The last trick, from the snapshot's past_tricks, as the page had it before the reload.
       await page.locator(".hand button.card.playable").first().waitFor();
       const { last, past } = await page.evaluate(() => {
@@ -80,10 +107,6 @@ for (const size of ["desktop", "phone"]) {
       await page.screenshot({ path: join(artifacts, `play-last-trick-after-reload-${size}.png`) });
       await (await headerButton(page, "[data-focus-key=last-trick]")).click();
     }
-    const again = await pointsTexts(page);
-    const total = (texts) => texts.reduce((n, t) => n + Number(t.match(/\u2665 (\d+)/)[1]), 0);
-    assert.ok(total(again) >= total(shown), `hearts taken after the reload: ${again} (before: ${shown})`);
-    assert.ok(total(again) > 0);
     // to the end of hand 1 (a step that would put its scores away is not taken): the score
     // sheet has it; to the end of the game: both hands
     await until(async () => (await page.locator(".scored").count()) > 0 || ((await playUntilScores(page)) && false), "hand 1 scored", 90000);
