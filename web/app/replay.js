@@ -275,7 +275,8 @@ export class ReplayView {
     if (!v) caption = "Before the deal";
     // Nearer the middle than on the live table: the seats' boxes hold their hands here.
     const phone = narrowScreen();
-    const spread = phone ? (n <= 4 ? [17, 14] : [30, 24]) : [n <= 4 ? 27 : 33, 20];
+    // On a phone, up to four cards in a cross far enough apart that none covers another or its name.
+    const spread = phone ? (n === 4 ? [22, 24] : n <= 3 ? [24, 18] : [30, 24]) : [n <= 4 ? 27 : 33, 20];
     const center = h("div", { class: `center${done ? " done" : ""}`, role: "group", "aria-label": "Cards on the table" },
       trickEl(cards, winner, (seat) => seat, (pos) => ringPlace(pos, n, ...spread), (seat) => this.nameOf(seat), jokerDeck),
       h("div", { class: "center-info" }, h("p", { class: "trick-caption" }, caption)));

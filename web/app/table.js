@@ -669,11 +669,14 @@ export class TableView {
       }
     }
     const waiting = v.waiting_for.filter((x) => x !== s.you || !t);
+    // A seat's own box is under the felt, so the felt's foot is free for the line; a spectator's
+    // view has the bottom seat there, and the line stays under the trick.
+    const passive = s.you !== null ? "action passive foot" : "action passive";
     if (v.phase === "passing") {
       const mine = s.you !== null && v.passed_seats.includes(s.you);
-      return h("div", { class: "action passive" }, h("p", {}, mine ? "You have passed. " : "", waiting.length ? `Waiting for ${waiting.map((x) => this.nameOf(x)).join(", ")} to pass.` : ""));
+      return h("div", { class: passive }, h("p", {}, mine ? "You have passed. " : "", waiting.length ? `Waiting for ${waiting.map((x) => this.nameOf(x)).join(", ")} to pass.` : ""));
     }
-    if (waiting.length) return h("div", { class: "action passive" }, h("p", {}, `Waiting for ${waiting.map((x) => this.nameOf(x)).join(", ")}.`));
+    if (waiting.length) return h("div", { class: passive }, h("p", {}, `Waiting for ${waiting.map((x) => this.nameOf(x)).join(", ")}.`));
     return null;
   }
 

@@ -78,8 +78,26 @@ export async function measure(page, label) {
     for (const board of document.querySelectorAll(".scoreboard")) {
       for (const seat of seats) if (over(board, seat)) overlaps.push(`the scoreboard and seat ${seat.dataset.seat}`);
     }
-    for (const played of document.querySelectorAll(".center figure")) {
-      for (const seat of seats) if (over(played, seat)) overlaps.push(`${played.querySelector(".card")?.dataset.card} of the trick and seat ${seat.dataset.seat}`);
+    const figures = [...document.querySelectorAll(".center figure")];
+    const cardOf = (f) => f.querySelector(".card")?.dataset.card;
+    for (const played of figures) {
+      for (const seat of seats) if (over(played, seat)) overlaps.push(`${cardOf(played)} of the trick and seat ${seat.dataset.seat}`);
+    }
+    // At up to four seats the trick's cards lie in a cross, none over another or over its name
+    // (more seats crowd the ring: their cards may overlap, names kept clear).
+    if (seats.length <= 4) {
+      figures.forEach((a, i) => figures.slice(i + 1).forEach((b) => { if (over(a, b)) overlaps.push(`${cardOf(a)} and ${cardOf(b)} of the trick`); }));
+    }
+    // At a seat, the line that says whom the table waits for lies over no card of the trick, nor
+    // a seat. (A spectator's, under the trick with the bottom seat on the felt, still may on a
+    // crowded ring: not checked yet.)
+    for (const line of document.querySelectorAll(".action.passive.foot p")) {
+      if (!line.textContent.trim()) continue;
+      const range = document.createRange();
+      range.selectNodeContents(line);
+      const words = { getBoundingClientRect: () => range.getBoundingClientRect() };
+      for (const played of figures) if (over(words, played)) overlaps.push(`"${line.textContent.trim()}" and ${cardOf(played)} of the trick`);
+      for (const seat of seats) if (over(words, seat)) overlaps.push(`"${line.textContent.trim()}" and seat ${seat.dataset.seat}`);
     }
     // The replay's hands: every card in its seat's box, none cut by its edge.
     const cut = [];

@@ -123,6 +123,22 @@ for (const size of ["desktop", "phone"]) {
     await ada.context.close();
   });
 
+  test(`${size}: after the seat plays, the line naming whom the table waits for lies over no card of the trick`, async () => {
+    // The slow server's bots take 1.5 s a card: the table waits a while after the seat plays.
+    const ada = await newPerson(browser, "Ada", size);
+    const { page } = ada;
+    await createTable(page, slow.url, "spades", { hand_cap: 1 });
+    await page.locator("#start").click();
+    for (let what = await nextPhase(page); what !== "playing"; what = await nextPhase(page)) await act(page, what);
+    await act(page, "playing");
+    const waiting = page.locator(".action.passive p", { hasText: /^Waiting for / });
+    await waiting.waitFor();
+    await measure(page, `spades-waiting-after-a-card-${size}`);
+    assert.ok(await waiting.isVisible(), "the table still waited when it was measured");
+    assert.deepEqual(ada.errors, []);
+    await ada.context.close();
+  });
+
   test(`${size}: a table waiting for players, its seats empty, with a button in each`, async () => {
     const ada = await newPerson(browser, "Ada", size);
     const { page } = ada;
