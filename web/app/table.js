@@ -493,10 +493,11 @@ export class TableView {
     if (passed) badges.push(h("span", { class: "badge" }, short("Passed", "\u2713")));
     if (again) badges.push(h("span", { class: "badge" }, "Wants again"));
     if (onTurn) {
-      // Another seat's turn is its clock alone (its box is a few words wide and already lit): "To play" without one.
+      // Another seat's turn is its clock alone (its box is a few words wide and already lit): "To play" without one,
+      // a play mark where badges are short (a phone's partner box holds "Partner" and no more words).
       const timer = s.turnDeadline ? h("span", { class: "timer", dataset: { deadline: String(s.turnDeadline) } }) : null;
       badges.push(seat === s.you ? h("span", { class: "badge turn" }, "Your turn", timer ? [" ", timer] : "")
-        : h("span", { class: "badge turn", title: "To play" }, timer ? [h("span", { class: "sr-only" }, "To play, "), timer] : "To play"));
+        : h("span", { class: "badge turn", title: "To play" }, timer ? [h("span", { class: "sr-only" }, "To play, "), timer] : short("To play", "\u25B6")));
     }
     const buttons = [];
     const waiting = !v || s.info?.state === "waiting";
