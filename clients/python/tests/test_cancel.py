@@ -47,8 +47,13 @@ async def cancel_at(client, table, kind, at_frame, **kw):
     task = asyncio.ensure_future(play_table(client, table, games=None, **kw))
     reader = None
     if at_frame:
+        cancelled = []
+
         def on_message(msg):
-            if kind_of(msg) == kind and msg.get("table") == table and not task.done():
+            # Once: a second cancel (the next card_played, say) would cut the leave that
+            # play_table sends on its way out, as any second cancel of a task cuts its cleanup.
+            if kind_of(msg) == kind and msg.get("table") == table and not task.done() and not cancelled:
+                cancelled.append(msg)
                 task.cancel()
         client.on_message.append(on_message)
     else:
