@@ -85,8 +85,21 @@ export class ReplayView {
     if (m.table !== this.table || m.game !== this.game || !this.model) return;
     this.model.applyReplayState(m);
     this.position = m.position;
-    this.lastText = "";
+    this.lastText = this.stateWords();
     this.render();
+  }
+
+  /** Where a seek (Start, Back, Jump to) landed, in words: no event has been told there yet. */
+  stateWords() {
+    const v = this.model.state.view;
+    if (this.position === 0) return "The start of the game: Step or Play to follow it.";
+    if (this.position >= this.outline.events || v?.phase === "game_over") return "The end of the game.";
+    const { hand, trick } = this.where();
+    const at = hand ? `Hand ${hand.hand}${trick ? `, trick ${trick}` : ""}` : `Event ${this.position}`;
+    if (v?.phase === "passing") return `${at}: passing.`;
+    const doing = { bidding: "to bid", playing: v?.trick?.cards?.length ? "to play" : "to lead", choosing: "to choose",
+      moon_choice: "to choose how the moon scores" }[v?.phase];
+    return doing && Number.isInteger(v.turn) ? `${at}: ${this.nameOf(v.turn)} ${doing}.` : `${at}.`;
   }
 
   onEvent(m) {

@@ -26,7 +26,7 @@ export function cardEl(card, options = {}) {
   const symbol = c.joker ? "★" : cardShort(card).slice(-1);
   const word = c.joker && jokerDeck !== "none";
   const rank = word ? (c.joker === 1 ? "Big" : "Little") : cardShort(card).replace(/[♠♥♦♣]$/, "");
-  const face = [h("span", { class: word ? "rank rank-word" : "rank", "aria-hidden": "true" }, rank),
+  const face = [h("span", { class: word ? "rank rank-word" : rank.length > 1 ? "rank rank-two" : "rank", "aria-hidden": "true" }, rank),
     h("span", { class: "suit", "aria-hidden": "true" }, symbol), cardFace(c, symbol)];
   if (options.button) {
     return h("button", {
@@ -249,6 +249,25 @@ export class TableView {
     }
   }
 
+  /**
+   * The seat's action on its turn, sent once: a second click before the table answers (a double
+   * tap, a card still drawn playable) was sent too, and refused with an "It is not your turn"
+   * notice. A refusal of the first frees the turn for another try.
+   */
+  turnAct(fn, what) {
+    const turn = this.state.yourTurn;
+    if (turn && this.sentTurn === turn) return;
+    this.sentTurn = turn;
+    return this.act(async () => {
+      try {
+        await fn();
+      } catch (err) {
+        if (this.sentTurn === turn) this.sentTurn = null;
+        throw err;
+      }
+    }, what);
+  }
+
   // ---- drawing
 
   render() {
@@ -326,7 +345,7 @@ export class TableView {
           s.clockDeadline ? [" · game clock ", h("span", { class: "game-clock", role: "timer", "aria-label": "Game clock", dataset: { deadline: String(s.clockDeadline) } })] : "",
           !seated ? " · you are watching" : "")),
       v ? h("p", { class: "trick-line" },
-        [this.trickInfo().caption, brokenWords(v), this.centerWords()].filter(Boolean).join(" · ")) : null,
+        [this.trickInfo().caption, brokenWords(v), this.centerWords(), this.waitingWords()].filter(Boolean).join(" · ")) : null,
       h("div", { class: "head-actions" },
         s.lastTrick ? h("button", {
           type: "button", dataset: { focusKey: "last-trick" }, "aria-pressed": String(Boolean(this.showLastTrick)),
@@ -614,7 +633,8 @@ export class TableView {
       // In the middle, where no card goes: the trick in words, what is broken, the center cards.
       h("div", { class: "center-info" },
         h("p", { class: "trick-caption", "aria-live": "polite" }, caption),
-        h("p", { class: "center-line" }, brokenWords(v), brokenWords(v) && centerWords ? " · " : "", centerWords)));
+        h("p", { class: "center-line" }, brokenWords(v), brokenWords(v) && centerWords ? " · " : "", centerWords),
+        h("p", { class: "center-wait" }, this.waitingWords())));
   }
 
   actionEl() {
@@ -628,7 +648,7 @@ export class TableView {
       if (legal.kind === "choose") {
         return h("div", { class: "action", role: "group", "aria-label": "Choose the game" },
           h("p", {}, "You hold the seven of diamonds: play this hand as"),
-          legal.choices.map((c) => h("button", { type: "button", class: "primary", dataset: { focusKey: `choose-${c}` }, onclick: () => this.act(() => this.client.choose(this.table, c), "Choose") }, KIND_WORDS[c] ?? c)));
+          legal.choices.map((c) => h("button", { type: "button", class: "primary", dataset: { focusKey: `choose-${c}` }, onclick: () => this.turnAct(() => this.client.choose(this.table, c), "Choose") }, KIND_WORDS[c] ?? c)));
       }
       if (legal.kind === "moon") {
         // After a reload the moon_shot event is not seen again: the sun is every trick to the shooter's side.
@@ -641,15 +661,15 @@ export class TableView {
         return h("div", { class: "action", role: "group", "aria-label": "How your moon scores" },
           h("p", {}, `You shot ${what}. Choose how it scores:`),
           legal.choices.map((c) => h("button", { type: "button", class: "primary", id: `moon-${c}`, dataset: { focusKey: `moon-${c}` },
-            onclick: () => this.act(() => this.client.moon(this.table, c), "Moon") }, words[c] ?? c)));
+            onclick: () => this.turnAct(() => this.client.moon(this.table, c), "Moon") }, words[c] ?? c)));
       }
       if (legal.kind === "bid" && (legal.show_cards || legal.blind_nil)) {
         // Blind nil: the cards are face down until this choice.
         return h("div", { class: "action", role: "group", "aria-label": "Blind nil or show your cards" },
           h("p", {}, "Your cards are face down. Bid blind nil without looking (twice a nil, made or failed), or look at them and bid as usual:"),
           h("div", { class: "bids" },
-            legal.show_cards ? h("button", { type: "button", class: "primary", id: "show-cards", dataset: { focusKey: "show-cards" }, onclick: () => this.act(() => this.client.showCards(this.table), "Show cards") }, "Show my cards") : null,
-            legal.blind_nil ? h("button", { type: "button", class: "bid nil", id: "blind-nil", dataset: { bid: "blind_nil", focusKey: "blind-nil" }, "aria-label": "Bid blind nil, without looking", onclick: () => this.act(() => this.client.bid(this.table, "blind_nil"), "Bid") }, "Blind nil") : null));
+            legal.show_cards ? h("button", { type: "button", class: "primary", id: "show-cards", dataset: { focusKey: "show-cards" }, onclick: () => this.turnAct(() => this.client.showCards(this.table), "Show cards") }, "Show my cards") : null,
+            legal.blind_nil ? h("button", { type: "button", class: "bid nil", id: "blind-nil", dataset: { bid: "blind_nil", focusKey: "blind-nil" }, "aria-label": "Bid blind nil, without looking", onclick: () => this.turnAct(() => this.client.bid(this.table, "blind_nil"), "Bid") }, "Blind nil") : null));
       }
       if (legal.kind === "bid") {
         const made = v.bids.filter((b) => typeof b === "number").reduce((a, b) => a + b, 0);
@@ -658,7 +678,7 @@ export class TableView {
           h("div", { class: "bids" }, legal.bids.map((b) => h("button", {
             type: "button", class: b === "nil" ? "bid nil" : "bid", dataset: { bid: String(b), focusKey: `bid-${b}` },
             "aria-label": b === "nil" ? "Bid nil (no tricks)" : `Bid ${b}`,
-            onclick: () => this.act(() => this.client.bid(this.table, b), "Bid"),
+            onclick: () => this.turnAct(() => this.client.bid(this.table, b), "Bid"),
           }, b === "nil" ? "Nil" : String(b)))));
       }
       if (legal.kind === "pass") return this.passEl(legal);
@@ -666,19 +686,29 @@ export class TableView {
         // One legal card: one tap on this button plays it.
         const only = legal.cards.length === 1 ? legal.cards[0] : null;
         return h("div", { class: "action" }, h("p", {}, only ? "Your turn: one card may be played." : this.guard ? "Your turn: tap a highlighted card, then tap it again to play it." : "Your turn: play one of the highlighted cards."),
-          only ? h("button", { type: "button", class: "primary", id: "play-only", dataset: { focusKey: "play-only" }, onclick: () => this.act(() => this.client.play(this.table, only), "Play") }, `Play the ${cardName(only).toLowerCase()}`) : null);
+          only ? h("button", { type: "button", class: "primary", id: "play-only", dataset: { focusKey: "play-only" }, onclick: () => this.turnAct(() => this.client.play(this.table, only), "Play") }, `Play the ${cardName(only).toLowerCase()}`) : null);
       }
     }
+    // A seat's own box is under the felt, so the felt's foot is free for the line. A spectator's
+    // view has the bottom seat there and, on a crowded ring, seats beside it: the words go with
+    // the trick's, in the middle (waitingWords).
+    if (s.you === null) return null;
     const waiting = v.waiting_for.filter((x) => x !== s.you || !t);
-    // A seat's own box is under the felt, so the felt's foot is free for the line; a spectator's
-    // view has the bottom seat there, and the line stays under the trick.
-    const passive = s.you !== null ? "action passive foot" : "action passive";
     if (v.phase === "passing") {
-      const mine = s.you !== null && v.passed_seats.includes(s.you);
-      return h("div", { class: passive }, h("p", {}, mine ? "You have passed. " : "", waiting.length ? `Waiting for ${waiting.map((x) => this.nameOf(x)).join(", ")} to pass.` : ""));
+      const mine = v.passed_seats.includes(s.you);
+      return h("div", { class: "action passive foot" }, h("p", {}, mine ? "You have passed. " : "", waiting.length ? `Waiting for ${waiting.map((x) => this.nameOf(x)).join(", ")} to pass.` : ""));
     }
-    if (waiting.length) return h("div", { class: passive }, h("p", {}, `Waiting for ${waiting.map((x) => this.nameOf(x)).join(", ")}.`));
+    if (waiting.length) return h("div", { class: "action passive foot" }, h("p", {}, `Waiting for ${waiting.map((x) => this.nameOf(x)).join(", ")}.`));
     return null;
+  }
+
+  /** Whom the table waits for, in a spectator's words (a seat's are at the felt's foot): a few by name, more by number. */
+  waitingWords() {
+    const s = this.state;
+    const v = s.view;
+    if (s.you !== null || !v || v.phase === "game_over" || !v.waiting_for.length) return "";
+    const who = v.waiting_for.length <= 2 ? v.waiting_for.map((x) => this.nameOf(x)).join(" and ") : `${v.waiting_for.length} players`;
+    return `Waiting for ${who}${v.phase === "passing" ? " to pass" : ""}.`;
   }
 
   passEl(legal) {
@@ -704,7 +734,7 @@ export class TableView {
         legal.back_count ? `, then ${legal.back_count} to pass back to ${this.nameOf(from)}` : "", "."),
       h("p", { class: "pass-list" }, `To ${this.nameOf(to)}: `, this.passSel.length ? this.passSel.map((c) => cardName(c)).join(", ") : "none yet",
         legal.back_count ? [h("br"), `Back to ${this.nameOf(from)}: `, this.backSel.length ? this.backSel.map((c) => cardName(c)).join(", ") : "none yet"] : ""),
-      h("button", { type: "button", class: "primary", id: "pass", disabled: !ready, dataset: { focusKey: "pass" }, onclick: () => this.act(async () => {
+      h("button", { type: "button", class: "primary", id: "pass", disabled: !ready, dataset: { focusKey: "pass" }, onclick: () => this.turnAct(async () => {
         await this.client.pass(this.table, this.passSel, this.backSel);
       }, "Pass") }, "Pass these cards"));
   }
@@ -742,7 +772,7 @@ export class TableView {
             return;
           }
           this.raised = null;
-          this.act(() => this.client.play(this.table, card), "Play");
+          this.turnAct(() => this.client.play(this.table, card), "Play");
         } : undefined,
       });
     });
@@ -763,7 +793,7 @@ export class TableView {
     const scored = this.scoredEl();
     const over = this.gameOverEl();
     if (!scored && !over && !sheet) return null;
-    return h("div", { class: "overlay" }, sheet, over, scored);
+    return h("div", { class: over && scored && !sheet ? "overlay pair" : "overlay" }, sheet, over, scored);
   }
 
   scoredEl() {
@@ -1018,7 +1048,9 @@ export class TableView {
    * and opens the whole log over the table. On a desktop the log is always beside the table.
    */
   logToggleEl() {
-    const last = this.log.at(-1);
+    // What happened at the table, not what the page did: after a reload, "You are in seat 1."
+    // took the only line there is.
+    const last = this.log.findLast((x) => x.kind !== "snapshot" && x.kind !== "resumed") ?? this.log.at(-1);
     return h("button", {
       type: "button", class: "log-toggle", id: "log-toggle", "aria-expanded": String(Boolean(this.logOpen)), "aria-controls": "log-panel",
       dataset: { focusKey: "log-toggle" }, onclick: () => { this.logOpen = !this.logOpen; this.chatOpen = false; this.render(); },

@@ -343,7 +343,10 @@ export class TableModel {
       v.legal = null;
     }
     s.view = v;
-    s.hands = Array.from({ length: n }, () => null);
+    // A replay that seeks to a game's or a hand's start is given the hands as dealt (the deal is
+    // one step of the engine), before the deal's events: it keeps them until each seat's
+    // cards_dealt, which replaces them, so that the picture does not empty and fill again.
+    if (!this.replay || s.hands.length !== n) s.hands = Array.from({ length: n }, () => null);
     s.lastTrick = null;
     s.gameOver = null;
   }

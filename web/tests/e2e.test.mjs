@@ -281,6 +281,15 @@ test("a person plays a whole hand against three bots; reload and a lost connecti
   // ---- the replay of the archived game 1: every hand face up, step, jump, play
   await page.goto(`${server.url}/#/replay/${table}/1`);
   await page.locator("#replay-step").waitFor();
+  // The start: every hand as dealt, and so through the deal's own events (they once emptied
+  // the hands at hand_started, then filled them seat by seat: the picture went backwards).
+  await until(async () => /^The start of the game/.test(await page.locator(".replay-now").innerText()), "the start, in words");
+  assert.equal(await page.locator(".replay-seat .card").count(), 52);
+  for (let step = 1; step <= 6; step++) {
+    await page.locator("#replay-step").click();
+    await until(async () => (await page.locator(".table-head .muted").innerText()).includes(`event ${step} of`), `step ${step}`);
+    assert.equal(await page.locator(".replay-seat .card").count(), 52, `the hands after step ${step}`);
+  }
   await page.selectOption("#replay-hand", "1");
   await page.locator("#replay-trick option[value='1']").waitFor({ state: "attached" });
   await page.selectOption("#replay-trick", "1");
@@ -293,6 +302,8 @@ test("a person plays a whole hand against three bots; reload and a lost connecti
   assert.equal(await page.locator(".center .played").count(), 1);
   await page.selectOption("#replay-trick", "5");
   await until(async () => (await page.locator(".replay-seat .card").count()) === 36, "36 cards in the hands");
+  // A jump says where it landed (the box of the last event told was blank).
+  assert.match(await page.locator(".replay-now").innerText(), /^Hand 1, trick 5: .+ to lead\.$/);
   await page.screenshot({ path: join(artifacts, "replay.png"), fullPage: true });
   await page.selectOption("#replay-speed", "16");
   await page.locator("#replay-play").click();

@@ -88,16 +88,38 @@ export async function measure(page, label) {
     if (seats.length <= 4) {
       figures.forEach((a, i) => figures.slice(i + 1).forEach((b) => { if (over(a, b)) overlaps.push(`${cardOf(a)} and ${cardOf(b)} of the trick`); }));
     }
-    // At a seat, the line that says whom the table waits for lies over no card of the trick, nor
-    // a seat. (A spectator's, under the trick with the bottom seat on the felt, still may on a
-    // crowded ring: not checked yet.)
-    for (const line of document.querySelectorAll(".action.passive.foot p")) {
+    // The words in the middle of the ring (the trick, what is broken, a spectator's "Waiting for")
+    // lie over no card of the trick, nor a seat.
+    for (const info of document.querySelectorAll(".center-info")) {
+      if (info.checkVisibility?.() === false || info.getBoundingClientRect().width === 0) continue;
+      const words = info.textContent.trim().slice(0, 40);
+      for (const played of figures) if (over(info, played)) overlaps.push(`"${words}" and ${cardOf(played)} of the trick`);
+      for (const seat of seats) if (over(info, seat)) overlaps.push(`"${words}" and seat ${seat.dataset.seat}`);
+    }
+    // At a seat, the line that says whom the table waits for lies over no card of the trick, nor a seat.
+    for (const line of document.querySelectorAll(".action.passive p")) {
       if (!line.textContent.trim()) continue;
       const range = document.createRange();
       range.selectNodeContents(line);
       const words = { getBoundingClientRect: () => range.getBoundingClientRect() };
       for (const played of figures) if (over(words, played)) overlaps.push(`"${line.textContent.trim()}" and ${cardOf(played)} of the trick`);
       for (const seat of seats) if (over(words, seat)) overlaps.push(`"${line.textContent.trim()}" and seat ${seat.dataset.seat}`);
+    }
+    // A game's end and its last hand's scores: each of their buttons and links is in sight as
+    // they open, where the felt is wide enough for both (on a phone the second panel is
+    // scrolled to; the first panel's are in sight). The score sheet, opened over them, scrolls.
+    const unseen = [];
+    for (const overlay of document.querySelectorAll(".overlay")) {
+      if (overlay.querySelector(":scope > .sheet")) continue;
+      const box = overlay.getBoundingClientRect();
+      const panels = [...overlay.querySelectorAll(":scope > .game-over, :scope > .scored")];
+      for (const panel of W > 760 ? panels : panels.slice(0, 1)) {
+        for (const el of panel.querySelectorAll("button, a")) {
+          const r = el.getBoundingClientRect();
+          if (r.top < box.top - 1 || r.bottom > box.bottom + 1 || r.left < box.left - 1 || r.right > box.right + 1)
+            unseen.push(`"${el.textContent.trim()}" at ${Math.round(r.top)}-${Math.round(r.bottom)} px, the panels shown from ${Math.round(box.top)} to ${Math.round(box.bottom)}`);
+        }
+      }
     }
     // The replay's hands: every card in its seat's box, none cut by its edge.
     const cut = [];
@@ -122,6 +144,7 @@ export async function measure(page, label) {
     for (const el of document.querySelectorAll(".hand .card, .hand .card *")) {
       // A card's face (its pips or figure) is drawn past its own box on purpose; it must stay on the card.
       if (el.closest(".face")) {
+        if (el.checkVisibility?.() === false) continue; // a phone draws no pips
         const r = el.getBoundingClientRect(), card = el.closest(".card").getBoundingClientRect();
         if (el.classList.contains("pip") || el.tagName === "svg")
           if (r.left < card.left - 1 || r.right > card.right + 1 || r.top < card.top - 1 || r.bottom > card.bottom + 1)
@@ -140,7 +163,7 @@ export async function measure(page, label) {
     const wide = [...document.querySelectorAll("body *")].filter((el) => el.getBoundingClientRect().right > W + 1)
       .slice(0, 5).map((el) => `${el.tagName.toLowerCase()}.${el.className}: ${Math.round(el.getBoundingClientRect().right)}`);
     return {
-      outside, W, H, wide, offCentre, startContrast, inviteCut, overlaps, cut, clipped, headRows: rows.size,
+      outside, unseen, W, H, wide, offCentre, startContrast, inviteCut, overlaps, cut, clipped, headRows: rows.size,
       scrollW: document.documentElement.scrollWidth, scrollH: document.documentElement.scrollHeight,
       seats: document.querySelectorAll(".seat").length, cards: document.querySelectorAll(".hand .card").length,
       seatCards: document.querySelectorAll(".seat-hand .card").length, trickCards: document.querySelectorAll(".center .card").length,
@@ -148,6 +171,7 @@ export async function measure(page, label) {
   }, page.viewportSize());
   await page.screenshot({ path: join(artifacts, `layout-${label}.png`) });
   assert.deepEqual(m.outside, [], `${label}: outside the ${m.W}×${m.H} screen`);
+  assert.deepEqual(m.unseen, [], `${label}: a control of the scores over the table is out of sight`);
   assert.deepEqual(m.offCentre, [], `${label}: a head control's label is off its centre`);
   assert.deepEqual(m.overlaps, [], `${label}: one thing over another`);
   assert.deepEqual(m.cut, [], `${label}: cards of a seat's hand cut by its box`);

@@ -105,6 +105,12 @@ for (const size of ["desktop", "phone"]) {
       await (await headerButton(page, "[data-focus-key=last-trick]")).click();
       await page.locator(".trick-caption:visible, .trick-line:visible").filter({ hasText: `won trick ${last.trick}` }).first().waitFor();
       await page.screenshot({ path: join(artifacts, `play-last-trick-after-reload-${size}.png`) });
+      // On a phone the log is one line under the table: what happened last, not the page's reload.
+      if (size === "phone") {
+        const line = await page.locator("#log-toggle").innerText();
+        assert.doesNotMatch(line, /You are in seat/);
+        assert.match(line, new RegExp(`wins trick ${last.trick}\\.$`), "the trick won, the last thing that happened");
+      }
       await (await headerButton(page, "[data-focus-key=last-trick]")).click();
     }
     // to the end of hand 1 (a step that would put its scores away is not taken): the score
@@ -226,6 +232,32 @@ test("the misclick guard raises a card on the first tap and plays it on the seco
     assert.deepEqual(ada.errors, []);
     await ada.context.close();
   }
+});
+
+test("a double click on a card plays it once: the second click is not sent (it was, and came back as 'It is not your turn')", async () => {
+  const ada = await newPerson(browser, "Ada", "desktop");
+  const { page } = ada;
+  await createTable(page, server.url, "spades", { hand_cap: 1 });
+  await page.locator("#start").click();
+  const notices = [];
+  let doubled = 0;
+  await until(async () => {
+    const what = await nextPhase(page);
+    if (what === "game-over") throw new Error(`the game ended after ${doubled} double clicks`);
+    if (what !== "playing" || (await page.locator(".hand button.card.playable").count()) < 2) {
+      await act(page, what);
+      return false;
+    }
+    const count = await page.locator(".hand .card").count();
+    await page.locator(".hand button.card.playable").first().dblclick();
+    await until(async () => (await page.locator(".hand .card").count()) < count, "the card played", 10000);
+    await page.waitForTimeout(300); // a refusal of a second play would be back by now
+    if (await page.locator("#toast").isVisible()) notices.push(await page.locator("#toast").innerText());
+    return ++doubled === 3;
+  }, "three turns with a choice of cards", 60000);
+  assert.deepEqual(notices, [], "no notice after a double click");
+  assert.deepEqual(ada.errors, []);
+  await ada.context.close();
 });
 
 test("the turn timer warns before it runs out; when it does, the table says the server played for the seat", async () => {

@@ -191,6 +191,28 @@ test("a replay model shows every hand and follows them", () => {
   assert.deepEqual(m.state.hands[1], ["AS"]);
 });
 
+test("a replay sought to a hand's start keeps the hands as dealt through the deal's own events", () => {
+  // The replay_state of a seek to the start shows the engine's state after the deal; the
+  // deal's events follow. The hands once went empty at hand_started, then filled seat by seat.
+  const m = new TableModel("t1", { replay: true, seats: 2 });
+  m.applyReplayState({ type: "replay_state", table: "t1", game: 1, position: 0, hands: [["AS", "2C"], ["KD", "3H"]], view: null });
+  const sizes = () => m.state.hands.map((x) => x?.length ?? 0);
+  m.applyEvent(1, { type: "game_started", game: 1, ruleset: { preset: "spades", options: { seats: 2 } } });
+  m.applyEvent(2, { type: "hand_started", hand: 1, dealer: 1, kind: "spades", hand_size: 2, center_size: 0 });
+  assert.deepEqual(sizes(), [2, 2]);
+  m.applyEvent(3, { type: "cards_dealt", seat: 0, count: 2, cards: ["AS", "2C"] });
+  assert.deepEqual(sizes(), [2, 2]);
+  m.applyEvent(4, { type: "cards_dealt", seat: 1, count: 2, cards: ["KD", "3H"] });
+  assert.deepEqual([...m.state.hands[1]].sort(), ["3H", "KD"]);
+  // Live, a hand's start empties what the page knew of the hands: the deal tells them again.
+  const live = new TableModel("t1");
+  live.applySnapshot({ type: "snapshot", table: "t1", seq: 1, game: 1, you: null,
+    info: { table: "t1", ruleset: { preset: "spades", options: { seats: 2 } }, seats: [null, null], status: "playing" }, view: null });
+  live.state.hands = [["AS"], ["KD"]];
+  live.applyEvent(2, { type: "hand_started", hand: 2, dealer: 0, kind: "spades", hand_size: 2, center_size: 0 });
+  assert.deepEqual(live.state.hands, [null, null]);
+});
+
 test("Hearts: the lowest score is first, partners across when asked, and the lobby says who won by rank", () => {
   assert.deepEqual(ranksOf([10, 30, 10, 5], true), [2, 4, 2, 1]);
   assert.equal(lowScoreWins({ preset: "hearts", options: {} }), true);
