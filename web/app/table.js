@@ -91,6 +91,8 @@ export class TableView {
       if (e.type === "card_played") {
         this.app.sound.play("card");
         this.arriving = e.seat; // the card moves in from its seat (or from your hand)
+        // A look back at the last trick ends as the table moves on: the card just played is shown.
+        this.showLastTrick = false;
       } else if (e.type === "trick_won") {
         this.app.sound.play("trick");
         // The trick stays a moment, then goes to its winner.

@@ -25,11 +25,11 @@ function clone(x) {
 }
 
 // The last trick won, as on_trick_won keeps it, from a view's past_tricks: a client that comes back
-// (a snapshot) or seeks in a replay shows it as one that watched would, until the next trick is
-// led (on_card_played lets it go then).
+// (a snapshot) or seeks in a replay has it as one that watched would, through the next trick (a
+// player looks back at it while choosing a card), until the next is won or the hand ends.
 function lastTrickOf(view) {
   const t = view?.past_tricks?.at(-1);
-  if (!t || view.trick?.cards?.length) return null;
+  if (!t) return null;
   return { trick: t.trick, leader: t.leader, winner: t.winner, cards: t.cards.map((card, i) => ({ seat: (t.leader + i) % view.seats, card })) };
 }
 
@@ -449,10 +449,7 @@ export class TableModel {
   on_card_played(e) {
     const s = this.state;
     const v = s.view;
-    if (v.trick.cards.length === 0) {
-      v.trick.leader = e.seat;
-      s.lastTrick = null;
-    }
+    if (v.trick.cards.length === 0) v.trick.leader = e.seat;
     v.trick.cards.push({ seat: e.seat, card: e.card });
     v.trick_number = e.trick;
     v.hand_sizes[e.seat] -= 1;

@@ -234,6 +234,43 @@ test("the misclick guard raises a card on the first tap and plays it on the seco
   }
 });
 
+test("the last trick can be looked at through the next one, while choosing a card; playing ends the look", async () => {
+  for (const size of ["desktop", "phone"]) {
+    const ada = await newPerson(browser, "Ada", size);
+    const { page } = ada;
+    await createTable(page, server.url, "spades", { hand_cap: 1 });
+    await page.locator("#start").click();
+    // to the seat's turn in a trick already led, a trick won before
+    await until(async () => {
+      const what = await nextPhase(page);
+      if (what === "game-over") throw new Error("the game ended first");
+      if (what === "playing" && await page.evaluate(() => {
+        const s = window.sparts.app.view.state;
+        return Boolean(s.yourTurn) && s.view.trick.cards.length > 0 && s.view.trick_number > 1;
+      })) return true;
+      await act(page, what);
+      return false;
+    }, "a turn in a trick led, after one won", 60000);
+    const { last, trick } = await page.evaluate(() => {
+      const s = window.sparts.app.view.state;
+      return { last: s.lastTrick, trick: s.view.trick_number };
+    });
+    assert.equal(last?.trick, trick - 1, "the last trick is kept while the next is played");
+    await (await headerButton(page, "[data-focus-key=last-trick]")).click();
+    await page.locator(".trick-caption:visible, .trick-line:visible").filter({ hasText: `won trick ${last.trick}` }).first().waitFor();
+    const shown = await page.locator(".center .card").evaluateAll((els) => els.map((el) => el.dataset.card));
+    assert.deepEqual(shown.sort(), last.cards.map((c) => c.card).sort());
+    await page.screenshot({ path: join(artifacts, `play-last-trick-mid-trick-${size}.png`) });
+    // The hand is still there to play from; a card played (the seat's or the next) ends the look.
+    const count = await page.locator(".hand .card").count();
+    await act(page, "playing");
+    await until(async () => (await page.locator(".hand .card").count()) < count, "the card played", 10000);
+    await until(async () => !(await page.evaluate(() => window.sparts.app.view.showLastTrick)), "the look back ended");
+    assert.deepEqual(ada.errors, []);
+    await ada.context.close();
+  }
+});
+
 test("a double click on a card plays it once: the second click is not sent (it was, and came back as 'It is not your turn')", async () => {
   const ada = await newPerson(browser, "Ada", "desktop");
   const { page } = ada;

@@ -92,15 +92,16 @@ test("past_tricks: kept trick by trick, cleared by the next deal; a snapshot giv
   back.applySnapshot(snapshot(view));
   assert.deepEqual(back.state.lastTrick, watched);
   assert.deepEqual(back.state.lastTrick.cards, [{ seat: 0, card: "2C" }, { seat: 1, card: "9C" }, { seat: 2, card: "AC" }, { seat: 3, card: "3C" }]);
-  // Once the next trick is led, neither shows it.
+  // Through the next trick both keep it (a player looks back while choosing a card).
   play(m, [{ type: "card_played", seat: 2, card: "KD", trick: 2 }]);
-  assert.equal(m.state.lastTrick, null);
+  assert.deepEqual(m.state.lastTrick, watched);
   back.applySnapshot(snapshot(structuredClone(m.state.view)));
-  assert.equal(back.state.lastTrick, null);
+  assert.deepEqual(back.state.lastTrick, watched);
   assert.deepEqual(back.state.view.past_tricks, [first]);
-  // The next deal starts the list again.
+  // The next deal starts the list again, and has no last trick.
   play(m, [{ type: "hand_started", hand: 2, dealer: 0, kind: "spades", hand_size: 13, center_size: 0 }]);
   assert.deepEqual(m.state.view.past_tricks, []);
+  assert.equal(m.state.lastTrick, null);
 });
 
 test("hand_scored sets each side's score and bags; game_over ends the game", () => {
