@@ -102,11 +102,9 @@ void BotMemory::observe(const Event& raw) {
         event);
 }
 
-void BotMemory::resume(std::span<const std::int32_t> scores, std::span<const std::int16_t> bags,
-                       std::span<const std::uint8_t> tricks) {
+void BotMemory::resume(std::span<const std::int32_t> scores, std::span<const std::int16_t> bags) {
     for (std::size_t i = 0; i < scores.size() && i < scores_.size(); ++i) scores_[i] = scores[i];
     for (std::size_t i = 0; i < bags.size() && i < bags_.size(); ++i) bags_[i] = bags[i];
-    for (std::size_t i = 0; i < tricks.size() && i < tricks_.size(); ++i) tricks_[i] = tricks[i];
     // Every hand before this one was scored; in the hearts preset every one was a Hearts hand
     // (its pass direction counts them). bga-sparts' count of Hearts hands is in no view.
     hands_scored_ = std::max(0, hand_ - 1);

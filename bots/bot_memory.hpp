@@ -68,12 +68,10 @@ public:
     static constexpr int kNoBid = -1;
 
     // A seat that sat down with a game running (sparts-bot after a snapshot): what the table's
-    // view says came before its first event, per side (scores, bags) and per seat this hand
-    // (tricks taken), after the snapshot's hand_started: the hands before it count as scored.
-    // The cards of those tricks are observed as events, from the view's past_tricks, before
-    // this is called.
-    void resume(std::span<const std::int32_t> scores, std::span<const std::int16_t> bags,
-                std::span<const std::uint8_t> tricks);
+    // view says came before its first event, per side (scores, bags), after the snapshot's
+    // hand_started: the hands before it count as scored. This hand's tricks are observed as
+    // events, from the view's past_tricks, before this is called.
+    void resume(std::span<const std::int32_t> scores, std::span<const std::int16_t> bags);
 
     // For the strong bot's simulations: what seat `other` might remember in a
     // sampled deal where it holds `hand` and took `center_cards`: everything

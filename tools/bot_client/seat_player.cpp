@@ -327,10 +327,10 @@ void SeatPlayer::on_snapshot(const json& message) {
         for (const auto& c : table_trick.value("cards", json::array()))
             if (auto card = card_from_json(c.at("card"))) play(seat_of(c, "seat"), *card, number);
     }
-    // The game so far, which no event will tell again: scores, bags, this hand's tricks.
+    // The game so far, which no event will tell again: scores and bags (this hand's tricks were
+    // told above, trick by trick).
     std::array<std::int32_t, kMaxSeats> scores{};
     std::array<std::int16_t, kMaxSeats> bag_counts{};
-    std::array<std::uint8_t, kMaxSeats> tricks{};
     const auto numbers = [&](const char* key, auto& out) {
         const json list = v.value(key, json::array());
         for (std::size_t i = 0; i < list.size() && i < out.size(); ++i)
@@ -338,8 +338,7 @@ void SeatPlayer::on_snapshot(const json& message) {
     };
     numbers("scores", scores);
     numbers("bags", bag_counts);
-    numbers("tricks", tricks);
-    memory_->resume(scores, bag_counts, tricks);
+    memory_->resume(scores, bag_counts);
     trick_ = {};
     const json& trick = v.value("trick", json::object());
     trick_.leader = seat_of(trick, "leader");

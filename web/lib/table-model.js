@@ -30,7 +30,12 @@ function clone(x) {
 function lastTrickOf(view) {
   const t = view?.past_tricks?.at(-1);
   if (!t) return null;
-  return { trick: t.trick, leader: t.leader, winner: t.winner, cards: t.cards.map((card, i) => ({ seat: (t.leader + i) % view.seats, card })) };
+  return { trick: t.trick, leader: t.leader, winner: t.winner, cards: seatedCards(t, view.seats) };
+}
+
+// A finished trick's cards (trick_won, past_tricks: in play order from the leader), each with its seat.
+function seatedCards(t, seats) {
+  return t.cards.map((card, i) => ({ seat: (t.leader + i) % seats, card }));
 }
 
 function removeCards(hand, cards) {
@@ -479,7 +484,7 @@ export class TableModel {
       const scoring = (c) => c[1] === "H" || c.startsWith("QS") || ((v.kind === "sparts" || omnibus) && c.startsWith("JD"));
       v.points_taken[e.winner] = [...(v.points_taken[e.winner] ?? []), ...e.cards.filter((c) => !c.startsWith("JK") && scoring(c))];
     }
-    s.lastTrick = { trick: e.trick, leader: e.leader, winner: e.winner, cards: v.trick.cards.length ? v.trick.cards : e.cards.map((card, i) => ({ seat: (e.leader + i) % v.seats, card })) };
+    s.lastTrick = { trick: e.trick, leader: e.leader, winner: e.winner, cards: v.trick.cards.length ? v.trick.cards : seatedCards(e, v.seats) };
     v.past_tricks = [...(v.past_tricks ?? []), { trick: e.trick, leader: e.leader, winner: e.winner, cards: [...e.cards] }];
     v.trick = { leader: e.winner, cards: [] };
     v.trick_number = e.trick + 1;
