@@ -1051,8 +1051,8 @@ export class TableView {
    */
   logToggleEl() {
     // What happened at the table, not what the page did: after a reload, "You are in seat 1."
-    // took the only line there is.
-    const last = this.log.findLast((x) => x.kind !== "snapshot" && x.kind !== "resumed") ?? this.log.at(-1);
+    // took the only line there is (and at a game's end, the seed of its deal; the drawer has both).
+    const last = this.log.findLast((x) => !ONE_LINE_SKIPS.has(x.kind)) ?? this.log.at(-1);
     return h("button", {
       type: "button", class: "log-toggle", id: "log-toggle", "aria-expanded": String(Boolean(this.logOpen)), "aria-controls": "log-panel",
       dataset: { focusKey: "log-toggle" }, onclick: () => { this.logOpen = !this.logOpen; this.chatOpen = false; this.render(); },
@@ -1176,6 +1176,9 @@ export function handFit(count, width) {
 
 // The last trick shows while the next is not begun only for a moment after it is won
 // (then it goes to its winner), or while asked for.
+// The log's entries the phone's one line passes over for the one before.
+const ONE_LINE_SKIPS = new Set(["snapshot", "resumed", "deal_revealed"]);
+
 function showLastOnly(cards, asked, holding) {
   return asked || (!cards.length && holding);
 }

@@ -71,7 +71,9 @@ test("390×844: the name form, the lobby, a whole game of Sparts and its replay,
   assert.deepEqual([...seen].sort(), ["bidding", "game-over", "hand-scored", "passing", "playing"]);
   assert.match(await page.locator(".game-over h2, .game-over h3").first().innerText(), /Game over/);
 
-  // The log, a drawer: its last line under the table opens the whole of it, and closes.
+  // The log, a drawer: its last line under the table opens the whole of it, and closes. The line
+  // tells how the game ended, not the deal's seed revealed after it.
+  await page.locator("#log-toggle", { hasText: /Game over after 1 hand/ }).waitFor();
   await page.locator("#log-toggle").click();
   await page.locator("#log-panel").waitFor();
   assert.ok((await page.locator("#log-panel li").count()) > 10, "the whole log");
