@@ -123,6 +123,20 @@ export class TableView {
     }));
     this.offs.push(this.client.on("hello", () => this.openTable()));
     this.offs.push(this.client.on("status", () => this.render()));
+    // The phone's More menu closes as a menu does: a tap outside it, or Escape (back to its button).
+    const closeMenu = (e) => {
+      if (!this.menuOpen) return;
+      if (e.type === "keydown" ? e.key !== "Escape" : e.target.closest?.(".menu")) return;
+      this.menuOpen = false;
+      this.render();
+      if (e.type === "keydown") this.el?.querySelector("#menu")?.focus();
+    };
+    document.addEventListener("pointerdown", closeMenu);
+    document.addEventListener("keydown", closeMenu);
+    this.offs.push(() => {
+      document.removeEventListener("pointerdown", closeMenu);
+      document.removeEventListener("keydown", closeMenu);
+    });
     this.timer = setInterval(() => this.tick(), 250);
     if (this.client.status === "open") this.openTable();
     this.render();
@@ -146,7 +160,7 @@ export class TableView {
     const sideName = (seats) => seats.map((x) => this.nameOf(x)).join(" & ");
     return h("section", { class: "card-panel sheet", role: "dialog", "aria-labelledby": "sheet-title" },
       h("h2", { id: "sheet-title" }, `Score sheet · game ${s.game}`),
-      hands.length ? h("table", { class: "score-table" },
+      hands.length ? scoreTable(sides.length,
         h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Hand"), sides.map((x) => h("th", { scope: "col" }, sideName(x))))),
         h("tbody", {}, hands.map((x) => h("tr", {},
           h("th", { scope: "row" }, `${x.hand} (${KIND_WORDS[x.kind] ?? x.kind})`),
@@ -812,7 +826,7 @@ export class TableView {
     const row = (label, f, cls) => h("tr", { class: cls }, h("th", { scope: "row" }, label), e.sides.map((x) => h("td", {}, f(x))));
     return h("section", { class: "card-panel scored", "aria-labelledby": "scored-title" },
       h("h2", { id: "scored-title" }, `Hand ${e.hand} scored (${KIND_WORDS[e.kind] ?? e.kind})${e.reversed ? " — reverse partners" : ""}`),
-      h("table", { class: "score-table" },
+      scoreTable(e.sides.length,
         h("thead", {}, h("tr", {}, h("th", { scope: "col" }, ""), e.sides.map((x) => h("th", { scope: "col" }, sideName(x))))),
         h("tbody", {},
           e.kind === "hearts" ? null : row("Bid", (x) => (x.bid === null ? "—" : x.nil_bids ? `${x.bid} (${x.nil_bids} nil)` : x.bid)),
@@ -1176,6 +1190,14 @@ export function handFit(count, width) {
 
 // The last trick shows while the next is not begun only for a moment after it is won
 // (then it goes to its winner), or while asked for.
+/**
+ * Scores, a column a side, in a box of their own: one that scrolls sideways, its row names
+ * staying, where the sides are too many for the panel (ten on a phone).
+ */
+function scoreTable(sides, ...rows) {
+  return h("div", { class: "score-scroll" }, h("table", { class: sides > 5 ? "score-table many" : "score-table" }, ...rows));
+}
+
 // The log's entries the phone's one line passes over for the one before.
 const ONE_LINE_SKIPS = new Set(["snapshot", "resumed", "deal_revealed"]);
 

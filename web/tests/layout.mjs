@@ -33,7 +33,8 @@ export async function measure(page, label) {
       }
     };
     for (const [what, selector] of [["hand", ".hand"], ["hand card", ".hand .card"], ["trick", ".center"], ["trick card", ".center .card"],
-      ["seat", ".seat"], ["action", ".action"], ["overlay", ".overlay"], ["head", ".table-head"], ["replay controls", ".replay-side"]]) {
+      ["seat", ".seat"], ["action", ".action"], ["overlay", ".overlay"], ["head", ".table-head"], ["replay controls", ".replay-side"],
+      ["menu item", ".menu-items:not([hidden]) > *"]]) {
       for (const el of document.querySelectorAll(selector)) check(what, el);
     }
     // Each control of the table's head has its label centred in its box (a link styled as a button
@@ -110,6 +111,10 @@ export async function measure(page, label) {
     // scrolled to; the first panel's are in sight). The score sheet, opened over them, scrolls.
     const unseen = [];
     for (const overlay of document.querySelectorAll(".overlay")) {
+      // No panel over the table holds what is wider than itself (a score table of many seats
+      // ran past its panel, over the felt).
+      for (const panel of overlay.querySelectorAll(":scope > .card-panel"))
+        if (panel.scrollWidth > panel.clientWidth + 1) unseen.push(`${panel.scrollWidth} px of "${panel.querySelector("h2")?.textContent}" in a ${panel.clientWidth} px panel`);
       if (overlay.querySelector(":scope > .sheet")) continue;
       const box = overlay.getBoundingClientRect();
       const panels = [...overlay.querySelectorAll(":scope > .game-over, :scope > .scored")];

@@ -9,8 +9,11 @@
 
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { startServer, launchBrowser, audit, newPerson, createTable, playThrough, until, playBotGame, nextPhase, act } from "./support.mjs";
+import { join } from "node:path";
+import { startServer, launchBrowser, audit, newPerson, createTable, playThrough, until, playBotGame, nextPhase, act, artifactsDir } from "./support.mjs";
 import { measure } from "./layout.mjs";
+
+const artifacts = artifactsDir();
 
 let server;
 let slow; // bots that wait 1.5 s a move: time for a person to take over the chooser's seat
@@ -54,7 +57,8 @@ for (const size of ["desktop", "phone"]) {
     const eye = await newPerson(browser, "Eye", size);
     for (let seats = 2; seats <= 10; seats++) {
       // two players play one deck (docs/RULES.md); three with two decks hold 31 cards each
-      const extra = seats === 2 ? {} : seats === 3 ? { decks: "2", hand_size: 31 } : { decks: "2" };
+      // (ten seats play their one hand to the end: the scores of ten seats, side by side)
+      const extra = { ...(seats === 2 ? {} : seats === 3 ? { decks: "2", hand_size: 31 } : { decks: "2" }), ...(seats === 10 ? { hands: "1" } : {}) };
       const table = await createTable(ada.page, server.url, "spartsel", { seats, ...extra });
       await ada.page.locator("#start").click();
       await ada.page.locator(".hand .card").first().waitFor();
@@ -63,8 +67,14 @@ for (const size of ["desktop", "phone"]) {
       if (seats === 3) assert.equal(m.cards, 31);
       if ([3, 6, 10].includes(seats)) {
         // the phases of the hand, to the play
-        const seen = await playAndMeasure(ada.page, `spartsel-${seats}-${size}`, 3);
+        const seen = await playAndMeasure(ada.page, `spartsel-${seats}-${size}`, seats === 10 ? Infinity : 3);
         assert.ok(seen.has("playing"), `reached the play: ${[...seen]}`);
+        if (seats === 10) {
+          assert.ok(seen.has("hand-scored") && seen.has("game-over"), `to the end: ${[...seen]}`);
+          // Ten sides' scores, scrolled to under the game's end (on a phone its box scrolls sideways).
+          await ada.page.locator(".scored").scrollIntoViewIfNeeded();
+          await ada.page.screenshot({ path: join(artifacts, `layout-spartsel-10-scores-${size}.png`) });
+        }
       }
       // a spectator sees every seat on the ring
       await eye.page.goto(`${server.url}/#/table/${table}?watch=1`);
@@ -74,8 +84,9 @@ for (const size of ["desktop", "phone"]) {
       assert.equal(seen2.seats, seats);
       // Whom the table waits for: in the middle of the ring (on a phone, the line under the header),
       // no longer under the trick where the seats beside the bottom one are on a crowded ring.
-      // (The hand is under way, Ada's turn yet to come or come: the table always waits for someone.)
-      await eye.page.locator(size === "phone" ? ".table-head .trick-line" : ".center-wait", { hasText: /Waiting for / }).waitFor({ timeout: 10000 });
+      // (The hand is under way, Ada's turn yet to come or come: the table waits for someone. Ten
+      // seats played their game to its end.)
+      if (seats !== 10) await eye.page.locator(size === "phone" ? ".table-head .trick-line" : ".center-wait", { hasText: /Waiting for / }).waitFor({ timeout: 10000 });
       assert.equal(seen2.cards, 0);
       assert.deepEqual([...ada.errors, ...eye.errors], []);
     }
@@ -139,6 +150,32 @@ for (const size of ["desktop", "phone"]) {
     await waiting.waitFor();
     await measure(page, `spades-waiting-after-a-card-${size}`);
     assert.ok(await waiting.isVisible(), "the table still waited when it was measured");
+    assert.deepEqual(ada.errors, []);
+    await ada.context.close();
+  });
+
+  if (size === "phone") test("phone: the More menu opens on the screen, and closes on a tap outside it or Escape", async () => {
+    const ada = await newPerson(browser, "Ada", size);
+    const { page } = ada;
+    await createTable(page, server.url, "spades", { hand_cap: 1 });
+    await page.locator("#start").click();
+    await page.locator(".hand .card").first().waitFor();
+    await page.locator("#menu").click();
+    await page.locator("#menu-items").waitFor();
+    // (it opened off the screen's left edge: every item but its last 40 px out of sight)
+    await measure(page, "menu-open-phone");
+    await page.locator(".felt").click({ position: { x: 20, y: 300 } });
+    await page.locator("#menu-items").waitFor({ state: "hidden" });
+    await page.locator("#menu").click();
+    await page.locator("#menu-items").waitFor();
+    await page.keyboard.press("Escape");
+    await page.locator("#menu-items").waitFor({ state: "hidden" });
+    assert.equal(await page.evaluate(() => document.activeElement?.id), "menu", "Escape gives the focus back to More");
+    // A choice in it still works (and closes it).
+    await page.locator("#menu").click();
+    await page.locator("#sheet").click();
+    await page.locator(".sheet").waitFor();
+    await page.locator("#menu-items").waitFor({ state: "hidden" });
     assert.deepEqual(ada.errors, []);
     await ada.context.close();
   });
