@@ -271,6 +271,31 @@ test("the last trick can be looked at through the next one, while choosing a car
   }
 });
 
+test("a playable card rises under a pointer that hovers, not under a finger (a tapped card stayed risen)", async () => {
+  const lifts = {};
+  for (const size of ["desktop", "phone"]) {
+    const ada = await newPerson(browser, "Ada", size);
+    const { page } = ada;
+    await createTable(page, server.url, "spades", { hand_cap: 1 });
+    await page.locator("#start").click();
+    await until(async () => {
+      const what = await nextPhase(page);
+      if (what === "playing" && (await page.locator(".hand button.card.playable").count()) > 1) return true;
+      await act(page, what);
+      return false;
+    }, "a turn with a choice of cards", 60000);
+    const card = page.locator(".hand button.card.playable").first();
+    const rest = await card.evaluate((el) => el.getBoundingClientRect().top);
+    await card.hover();
+    await page.waitForTimeout(300);
+    lifts[size] = Math.round(rest - (await card.evaluate((el) => el.getBoundingClientRect().top)));
+    assert.deepEqual(ada.errors, []);
+    await ada.context.close();
+  }
+  assert.ok(lifts.desktop > 0, `the card under the mouse rises: ${lifts.desktop} px`);
+  assert.equal(lifts.phone, 0, "a phone's card does not rise under the finger");
+});
+
 test("a double click on a card plays it once: the second click is not sent (it was, and came back as 'It is not your turn')", async () => {
   const ada = await newPerson(browser, "Ada", "desktop");
   const { page } = ada;
