@@ -3,9 +3,9 @@
 // play at a speed, and jumps to a hand or a trick (WebSocket replay messages)
 // beside the table, or under it on a phone.
 
-import { TableModel, describeEvent, errorWords, getGame, bidWords, sideOfSeat, trickWinner, jokerDeckOf } from "../lib/index.js";
+import { TableModel, describeEvent, errorWords, getGame, sideOfSeat, trickWinner, jokerDeckOf, lowScoreWins } from "../lib/index.js";
 import { h, fill, focusKey, restoreFocus } from "./dom.js";
-import { cardEl, ringPlace, trickEl, narrowScreen } from "./table.js";
+import { cardEl, ringPlace, trickEl, narrowScreen, seatFigures } from "./table.js";
 import { presetLabel, optionsInWords } from "./options.js";
 
 const SPEEDS = [1, 2, 4, 8, 16];
@@ -178,7 +178,8 @@ export class ReplayView {
     const n = this.model.state.view?.seats ?? this.model.seats ?? 4;
     this.feltEl.className = `felt ring ring-${n}`;
     const { caption, center } = this.centerEl(n);
-    this.trickLine.textContent = caption;
+    // (a line kept when empty: on a phone the felt under it moved at every trick's start and end)
+    this.trickLine.textContent = caption || "\u00a0";
     fill(this.feltEl, this.seatsEl(n), center);
     // A seat's box is as high as its rows of cards: its half-height keeps it inside the felt.
     for (const seat of this.feltEl.querySelectorAll(".seat")) seat.style.setProperty("--h", `${Math.ceil(seat.offsetHeight / 2) + 3}px`);
@@ -242,18 +243,16 @@ export class ReplayView {
     return h("div", { class: `seats seats-${n}` }, Array.from({ length: n }, (_, seat) => {
       const hand = s.hands[seat] ?? [];
       const place = phone && n >= 5 ? columnPlace(seat, n) : ringPlace(seat, n, 44, 41);
-      const lines = [];
-      if (v) {
-        const bid = v.bids[seat];
-        lines.push(h("div", { class: "tricks" }, h("strong", {}, `${v.tricks[seat]} / ${bid === null || bid === undefined ? "–" : bidWords(bid)}`), h("span", { class: "hint" }, " tricks / bid")));
-        if (v.scores.length) {
-          const idx = v.scores.length === n && s.sides.length !== n ? seat : sideOfSeat(s, seat);
-          const bags = v.bags[idx] !== undefined && v.bags[idx] !== null ? v.bags[idx] : null;
-          // in a phone's narrow box, the short words: one line, not two
-          lines.push(h("div", { class: "score" }, phone ? `${v.scores[idx] ?? 0} pts${bags === null ? "" : ` · ${bags} bags`}`
-            : `Score ${v.scores[idx] ?? 0}${bags === null ? "" : ` · bags ${bags}`}`));
-        }
+      // As the live table draws them (a Hearts hand: no bids, no bags, the hearts taken); in a
+      // phone's narrow box, the short words.
+      let score = null;
+      let bags = null;
+      if (v?.scores.length) {
+        const idx = v.scores.length === n && s.sides.length !== n ? seat : sideOfSeat(s, seat);
+        score = v.scores[idx] ?? 0;
+        bags = v.bags[idx] ?? null;
       }
+      const lines = v ? seatFigures(v, seat, { score, bags, lowWins: lowScoreWins(this.outline?.ruleset), narrow: phone, oneLine: true }) : [];
       const badges = [];
       if (v?.dealer === seat) badges.push(h("span", { class: "badge" }, "Dealer"));
       if (v?.turn === seat) badges.push(h("span", { class: "badge turn" }, "To play"));

@@ -480,35 +480,11 @@ export class TableView {
       score = v.scores[idx];
       bags = v.bags[idx];
     }
-    const bid = v?.bids[seat];
     // A seat on a phone's ring has a box a few words wide: short words, whole, rather than long ones cut.
     const narrow = Boolean(place) && narrowScreen();
-    const lines = [];
-    if (v && v.kind === "hearts") {
-      // A Hearts hand has no bids: the tricks alone.
-      lines.push(h("div", { class: "tricks", "aria-label": `${v.tricks[seat]} tricks taken` },
-        h("strong", {}, String(v.tricks[seat])), v.tricks[seat] === 1 ? " trick" : " tricks"));
-    } else if (v) {
-      const bidText = bid === undefined || bid === null ? "no bid" : bid === "secret" ? "secret bid" : bid === "nil" ? "nil" : bid === "blind_nil" ? "blind nil" : `bid ${bid}`;
-      lines.push(h("div", { class: "tricks", "aria-label": `${v.tricks[seat]} tricks taken, ${bidText}` },
-        h("strong", {}, `${v.tricks[seat]} / ${bid === null || bid === undefined ? "–" : bid === "secret" ? "?" : bidWords(bid)}`),
-        h("span", { class: "hint" }, " tricks / bid")));
-    }
-    // A partnership's score is the side's: on the scoreboard once, not on each partner.
-    if (score !== null && score !== undefined && !this.partnered()) {
-      const hasBags = bags !== undefined && bags !== null && !lowScoreWins(s.info?.ruleset);  // Hearts counts no bags
-      lines.push(h("div", { class: "score" }, narrow
-        ? `${score} pts${hasBags && bags ? ` · ${bags} bags` : ""}` : `Score ${score}${hasBags ? ` · bags ${bags}` : ""}`));
-    }
-    if (v && (v.kind === "hearts" || v.kind === "sparts")) {
-      const taken = v.points_taken?.[seat] ?? [];
-      const hearts = taken.filter((c) => c[1] === "H").length;
-      const queen = taken.some((c) => c.startsWith("QS"));
-      const jack = taken.some((c) => c.startsWith("JD"));
-      const sep = narrow ? " " : " \u00b7 ";
-      lines.push(h("div", { class: "points", "aria-label": `${hearts} heart${hearts === 1 ? "" : "s"} taken${queen ? ", and the queen of spades" : ""}${jack ? ", and the jack of diamonds" : ""}` },
-        `\u2665 ${hearts}`, queen ? h("span", { class: "queen" }, `${sep}Q\u2660`) : "", jack ? h("span", { class: "jack" }, `${sep}J\u2666`) : ""));
-    }
+    // A partnership's score is the side's: on the scoreboard once, not on each partner. On a phone
+    // your own seat's line under the felt takes the short words too (the long ones wrapped it).
+    const lines = v ? seatFigures(v, seat, { score: this.partnered() ? null : score, bags, lowWins: lowScoreWins(s.info?.ruleset), narrow: narrowScreen() }) : [];
     if (v) lines.push(h("div", { class: "hint cards-left" }, `${v.hand_sizes[seat]} card${v.hand_sizes[seat] === 1 ? "" : "s"}`));
     const badges = [];
     const dealer = Boolean(v && v.dealer === seat);
@@ -1190,6 +1166,45 @@ export function handFit(count, width) {
 
 // The last trick shows while the next is not begun only for a moment after it is won
 // (then it goes to its winner), or while asked for.
+/**
+ * A seat's figures, on the table and in the replay: its tricks (and bid, where the hand has bids),
+ * its score (and bags, where they count), and in Hearts and Sparts hands the hearts, the queen of
+ * spades and the jack of diamonds it has taken.
+ */
+export function seatFigures(v, seat, { score = null, bags = null, lowWins = false, narrow = false, oneLine = false } = {}) {
+  const lines = [];
+  const bid = v.bids[seat];
+  if (v.kind === "hearts") {
+    // A Hearts hand has no bids: the tricks alone.
+    lines.push(h("div", { class: "tricks", "aria-label": `${v.tricks[seat]} tricks taken` },
+      h("strong", {}, String(v.tricks[seat])), v.tricks[seat] === 1 ? " trick" : " tricks"));
+  } else {
+    const bidText = bid === undefined || bid === null ? "no bid" : bid === "secret" ? "secret bid" : bid === "nil" ? "nil" : bid === "blind_nil" ? "blind nil" : `bid ${bid}`;
+    lines.push(h("div", { class: "tricks", "aria-label": `${v.tricks[seat]} tricks taken, ${bidText}` },
+      h("strong", {}, `${v.tricks[seat]} / ${bid === null || bid === undefined ? "–" : bid === "secret" ? "?" : bidWords(bid)}`),
+      h("span", { class: "hint" }, " tricks / bid")));
+  }
+  if (score !== null && score !== undefined) {
+    const hasBags = bags !== undefined && bags !== null && !lowWins; // Hearts counts no bags
+    lines.push(h("div", { class: "score" }, narrow
+      ? `${score} pts${hasBags && bags ? ` · ${bags} bags` : ""}` : `Score ${score}${hasBags ? ` · bags ${bags}` : ""}`));
+  }
+  if (v.kind === "hearts" || v.kind === "sparts") {
+    const taken = v.points_taken?.[seat] ?? [];
+    const hearts = taken.filter((c) => c[1] === "H").length;
+    const queen = taken.some((c) => c.startsWith("QS"));
+    const jack = taken.some((c) => c.startsWith("JD"));
+    const sep = narrow ? " " : " \u00b7 ";
+    const points = (tag) => h(tag, { class: "points", "aria-label": `${hearts} heart${hearts === 1 ? "" : "s"} taken${queen ? ", and the queen of spades" : ""}${jack ? ", and the jack of diamonds" : ""}` },
+      `\u2665 ${hearts}`, queen ? h("span", { class: "queen" }, `${sep}Q\u2660`) : "", jack ? h("span", { class: "jack" }, `${sep}J\u2666`) : "");
+    // (oneLine: after the score, where a box is tall with its cards: a replay's)
+    const scoreLine = oneLine && score !== null && score !== undefined ? lines.at(-1) : null;
+    if (scoreLine) scoreLine.append(" \u00b7 ", points("span"));
+    else lines.push(points("div"));
+  }
+  return lines;
+}
+
 /**
  * Scores, a column a side, in a box of their own: one that scrolls sideways, its row names
  * staying, where the sides are too many for the panel (ten on a phone).

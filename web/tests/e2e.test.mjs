@@ -306,7 +306,12 @@ test("a person plays a whole hand against three bots; reload and a lost connecti
   assert.match(await page.locator(".replay-now").innerText(), /^Hand 1, trick 5: .+ to lead\.$/);
   await page.screenshot({ path: join(artifacts, "replay.png"), fullPage: true });
   await page.selectOption("#replay-speed", "16");
+  const box = (sel) => page.locator(sel).evaluate((el) => { const r = el.getBoundingClientRect(); return [Math.round(r.left), Math.round(r.top)]; });
+  const before = { speed: await box("#replay-speed"), play: await box("#replay-play") };
   await page.locator("#replay-play").click();
+  // Pause where Play was, and the controls after it where they were (they moved at each press).
+  await page.locator("#replay-pause").waitFor();
+  assert.deepEqual({ speed: await box("#replay-speed"), play: await box("#replay-pause") }, before);
   await until(async () => (await page.locator(".replay-seat .card").count()) <= 20, "20 cards in the hands");
   await page.locator("#replay-pause").click();
 
