@@ -283,7 +283,7 @@ export class LobbyView {
       h("th", { scope: "row" }, t.table),
       h("td", {}, t.rule_set ? t.rule_set.label : presetLabel(t.ruleset.preset)),
       h("td", {}, optionsInWords(t.ruleset), t.turn_seconds ? `; ${t.turn_seconds} s a turn` : "; no turn limit"),
-      h("td", {}, seatNames(t.seats, this.client.player).map((x) => x ?? "empty").join(", ")),
+      h("td", {}, seatNames(t.seats, this.client.player, { botSeats: true }).map((x) => x ?? "empty").join(", ")),
       h("td", {}, STATE_WORDS[t.state] ?? t.state, t.spectators ? ` · ${t.spectators} watching` : ""),
       h("td", { class: "actions" },
         mine ? h("button", { type: "button", class: "primary", dataset: { focusKey: `back-${t.table}` }, onclick: () => this.app.go(`#/table/${t.table}`) },
@@ -479,7 +479,7 @@ export class LobbyView {
     }
     fill(this.gamesEl, h("ul", { class: "game-list" }, games.map((g) => h("li", { dataset: g.rule_set ? { ruleSet: g.rule_set } : {} },
       h("a", { href: `#/replay/${encodeURIComponent(g.table)}/${g.game}` }, `Replay ${g.table} game ${g.game}`),
-      ` — ${g.rule_set ? ruleSetLabel(this.client, g.rule_set) : presetLabel(g.preset)}, ${seatNames(g.players ?? [], this.client.player).map((x) => x ?? "?").join(", ")}`,
+      ` — ${g.rule_set ? ruleSetLabel(this.client, g.rule_set) : presetLabel(g.preset)}, ${seatNames(g.players ?? [], this.client.player, { botSeats: true }).map((x) => x ?? "?").join(", ")}`,
       resultWords(g) ? h("span", { class: "game-result" }, ` · ${resultWords(g)}`) : "",
       g.finished ? `, ${new Date(g.finished).toLocaleString()}` : ""))));
   }

@@ -7,6 +7,7 @@ import { TableModel, describeEvent, errorWords, getGame, sideOfSeat, trickWinner
 import { h, fill, focusKey, restoreFocus } from "./dom.js";
 import { cardEl, ringPlace, trickEl, narrowScreen, seatFigures } from "./table.js";
 import { presetLabel, optionsInWords } from "./options.js";
+import { seatNames } from "./names.js";
 
 const SPEEDS = [1, 2, 4, 8, 16];
 
@@ -36,7 +37,9 @@ export class ReplayView {
     this.render();
     if (this.client.status === "open") this.start();
     getGame(this.table, this.game).then((g) => {
-      this.names = (g.seats ?? g.players ?? []).map((x, i) => (x?.bot || x?.name === "Bot" ? `Bot ${i + 1}` : x?.name));
+      // As the table named them: a bot by its seat, yourself "(you)", two of one name told apart.
+      const holders = (g.seats ?? g.players ?? []).map((x) => (x && x.name === "Bot" && !x.player ? { ...x, bot: true } : x));
+      this.names = seatNames(holders, this.client.player, { botSeats: true });
       this.render();
     }).catch(() => {});
   }

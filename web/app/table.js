@@ -393,10 +393,12 @@ export class TableView {
         onclick: () => { this.showSheet = !this.showSheet; this.menuOpen = false; this.render(); },
       }, "Score sheet") : null,
       h("button", {
-        type: "button", id: "sound", dataset: { focusKey: "sound" }, "aria-pressed": String(!this.app.sound.muted),
+        // (its words say the state: a pressed state as well was read out twice, "Sound off, not pressed")
+        type: "button", id: "sound", dataset: { focusKey: "sound" },
         onclick: () => { this.app.sound.setMuted(!this.app.sound.muted); this.menuOpen = false; this.render(); },
       }, this.app.sound.muted ? "Sound off" : "Sound on"),
-      h("button", {
+      // Confirming plays is for a seat: a spectator plays no card.
+      s.you === null ? null : h("button", {
         type: "button", id: "guard", dataset: { focusKey: "guard" }, "aria-pressed": String(this.guard),
         title: "Tap a card to raise it, tap it again to play it",
         onclick: () => {

@@ -4,7 +4,7 @@ import { cardName, cardShort, groupBySuit, suitSymbol } from "./cards.js";
 
 const KIND_WORDS = { spades: "Spades", hearts: "Hearts", sparts: "Sparts", undecided: "undecided" };
 const REASON_WORDS = {
-  target_score: "a side reached the target score",
+  target_score: "the target score was reached", // by a side, or in Hearts by a player
   hand_limit: "the last hand was played",
   hand_cap: "the hand limit was reached",
   game_clock: "the game clock ran out",

@@ -267,6 +267,7 @@ test("a person plays a whole hand against three bots; reload and a lost connecti
   assert.ok(playerFrames.leaks.length >= 13, "the checker finds the player's own hand in the player's frames");
   assert.deepEqual(leaks.map((l) => `${l.card} in ${JSON.stringify(l.msg).slice(0, 200)}`), []);
   assert.equal(await spec.locator(".hand").count(), 0, "a spectator has no hand");
+  assert.equal(await spec.locator("#guard").count(), 0, "nor a Confirm plays switch");
   const overflow = await spec.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   assert.ok(overflow <= 1, `the phone-sized page scrolls sideways by ${overflow}px`);
 

@@ -152,6 +152,7 @@ test("sounds for your turn, a card played and a trick won; the mute switch is ke
     return false;
   }, "the three sounds", 60000);
   assert.equal(await page.locator("#sound").innerText(), "Sound on");
+  assert.equal(await page.locator("#sound").getAttribute("aria-pressed"), null, "its words say the state, once");
   await page.locator("#sound").click();
   assert.equal(await page.locator("#sound").innerText(), "Sound off");
   await page.reload();
