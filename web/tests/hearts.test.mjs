@@ -10,7 +10,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { startServer, launchBrowser, artifactsDir, newPerson, createTable, nextPhase, act, until, watchTricks, trickStates } from "./support.mjs";
+import { startServer, launchBrowser, artifactsDir, newPerson, createTable, nextPhase, act, until, watchTricks, trickStates, optionsOverlapping } from "./support.mjs";
 import { trickWinner } from "../lib/cards.js";
 
 let server;
@@ -40,6 +40,7 @@ for (const size of ["desktop", "phone"]) {
       ["26 to everyone else", "26 off the shooter", "whichever is better for the shooter", "the shooter chooses"]);
     assert.match(await page.locator("form.new-table").innerText(), /4 players: pass 3, then avoid hearts and the queen of spades; to 100, the lowest score wins\./);
     await page.screenshot({ path: join(artifacts, `hearts-form-${size}.png`) });
+    assert.deepEqual(await optionsOverlapping(page), [], "each option within its column");
 
     await createTable(page, server.url, "hearts", { hand_cap: 1, jack_of_diamonds: "true" });
     await watchTricks(page);

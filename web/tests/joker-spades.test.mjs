@@ -10,7 +10,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { startServer, launchBrowser, artifactsDir, newPerson, createTable, nextPhase, act, watchTricks, trickStates } from "./support.mjs";
+import { startServer, launchBrowser, artifactsDir, newPerson, createTable, nextPhase, act, watchTricks, trickStates, optionsOverlapping } from "./support.mjs";
 import { sortCards, trickWinner, cardName, SUITS, RANKS } from "../lib/cards.js";
 
 // The card a log line names ("plays the two of diamonds", "plays the Big Joker").
@@ -42,6 +42,7 @@ for (const size of ["desktop", "phone"]) {
     const offered = await page.locator("#opt-joker_deck option").allInnerTexts();
     assert.deepEqual(offered, ["none", "Big, Little", "Big, Little, 2♦, 2♠", "Big, Little, 2♠"]);
     await page.screenshot({ path: join(artifacts, `joker-spades-form-${size}.png`) });
+    assert.deepEqual(await optionsOverlapping(page), [], "each option within its column");
 
     await createTable(page, server.url, "spades", { joker_deck: "jjdd", big_joker_forces_highest: "true", hand_cap: 1 });
     await watchTricks(page);

@@ -370,3 +370,32 @@ export async function watchTricks(page) {
 export function trickStates(page) {
   return page.evaluate(() => window.__trickStates ?? []);
 }
+
+/**
+ * The new-table form's options, each within its own column: what lies over another option (a
+ * long choice or hint once ran under the next option's label). Returns "label and label" pairs.
+ */
+export async function optionsOverlapping(page) {
+  return page.evaluate(() => {
+    const fields = [...document.querySelectorAll("fieldset.options > .field")].filter((f) => f.offsetParent !== null);
+    const boxOf = (f) => {
+      // what the field draws: its own box and every part of it (which may run past the box)
+      const r = f.getBoundingClientRect();
+      let { left, top, right, bottom } = r;
+      for (const el of f.querySelectorAll("*")) {
+        const q = el.getBoundingClientRect();
+        if (q.width === 0 || q.height === 0) continue;
+        left = Math.min(left, q.left); top = Math.min(top, q.top); right = Math.max(right, q.right); bottom = Math.max(bottom, q.bottom);
+      }
+      return { left, top, right, bottom };
+    };
+    const boxes = fields.map(boxOf);
+    const name = (f) => f.querySelector("label")?.textContent.trim().slice(0, 30) ?? "?";
+    const out = [];
+    boxes.forEach((a, i) => boxes.slice(i + 1).forEach((b, j) => {
+      if (Math.min(a.right, b.right) - Math.max(a.left, b.left) > 1 && Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 1)
+        out.push(`${name(fields[i])} and ${name(fields[i + 1 + j])}`);
+    }));
+    return out;
+  });
+}
