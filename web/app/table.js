@@ -225,7 +225,9 @@ export class TableView {
   }
 
   addLog(text, kind) {
-    this.log.push({ text, kind });
+    // Each line keeps its number as the oldest make way (the list was numbered anew from 1).
+    const last = this.log.at(-1);
+    this.log.push({ text, kind, n: (last?.n ?? this.log.length) + 1 });
     if (this.log.length > 300) this.log.splice(0, this.log.length - 300);
     try {
       sessionStorage.setItem(this.logKey, JSON.stringify(this.log));
@@ -236,6 +238,7 @@ export class TableView {
     if (list) {
       list.append(h("li", { class: `log-${kind}` }, text));
       while (list.children.length > 300) list.firstChild.remove();
+      list.start = this.log[0].n ?? 1;
       list.parentElement.scrollTop = list.parentElement.scrollHeight;
     }
   }
@@ -975,7 +978,7 @@ export class TableView {
         h("h2", { id: "log-title" }, "What happened"),
         // Phones only (the log is a drawer over the table there, opened by its last line).
         h("button", { type: "button", class: "log-close", dataset: { focusKey: "log-close" }, onclick: () => { this.logOpen = false; this.render(); } }, "Close")),
-      h("div", { class: "log", tabindex: "0", dataset: { focusKey: "log" } }, h("ol", {}, this.log.map((x) => h("li", { class: `log-${x.kind}` }, x.text)))));
+      h("div", { class: "log", tabindex: "0", dataset: { focusKey: "log" } }, h("ol", { start: this.log[0]?.n ?? 1 }, this.log.map((x) => h("li", { class: `log-${x.kind}` }, x.text)))));
   }
 
   /**

@@ -297,6 +297,32 @@ test("a playable card rises under a pointer that hovers, not under a finger (a t
   assert.equal(lifts.phone, 0, "a phone's card does not rise under the finger");
 });
 
+test("the log keeps each line's number as the oldest lines make way, after a reload too (it numbered them anew from 1)", async () => {
+  const ada = await newPerson(browser, "Ada", "desktop");
+  const { page } = ada;
+  await createTable(page, server.url, "spades", {}, null, "none");
+  await page.locator("#start").waitFor();
+  const before = await page.locator(".log li").count();
+  // 320 lines more than the 300 kept (as a long game makes them)
+  await page.evaluate(() => { for (let i = 1; i <= 320; i++) window.sparts.app.view.addLog(`Line ${i}.`, "test"); });
+  const shown = () => page.evaluate(() => {
+    const ol = document.querySelector(".log ol");
+    return { start: ol.start, lines: ol.children.length, last: ol.lastElementChild.textContent };
+  });
+  const expected = { start: before + 320 - 300 + 1, lines: 300, last: "Line 320." };
+  assert.deepEqual(await shown(), expected);
+  await page.reload();
+  await page.locator(".log li", { hasText: "Line 320." }).waitFor({ state: "attached" });
+  // (the reload's "You are in seat 1." may have pushed one more out: "Line 320." keeps its number)
+  const numberOf = await page.evaluate(() => {
+    const ol = document.querySelector(".log ol");
+    return ol.start + [...ol.children].findIndex((li) => li.textContent === "Line 320.");
+  });
+  assert.equal(numberOf, before + 320, "Line 320. numbered as before the reload");
+  assert.deepEqual(ada.errors, []);
+  await ada.context.close();
+});
+
 test("a double click on a card plays it once: the second click is not sent (it was, and came back as 'It is not your turn')", async () => {
   const ada = await newPerson(browser, "Ada", "desktop");
   const { page } = ada;
