@@ -443,8 +443,9 @@ export class TableView {
       h("h2", { id: "leave-title" }, "Leave your seat?"),
       h("p", { id: "leave-words" }, "The game goes on: a bot plays your seat until its end, and you cannot come back to it."),
       h("div", { class: "confirm-buttons" },
-        h("button", { type: "button", class: "primary", id: "leave-confirm", dataset: { focusKey: "leave-confirm" }, onclick: () => this.leave() }, "Leave the seat"),
-        h("button", { type: "button", id: "leave-cancel", dataset: { focusKey: "leave-cancel" }, onclick: () => { this.confirmLeave = false; this.render(); } }, "Stay")));
+        // Staying is the way that loses nothing: it stands out; leaving, which cannot be undone, is marked so.
+        h("button", { type: "button", class: "danger", id: "leave-confirm", dataset: { focusKey: "leave-confirm" }, onclick: () => this.leave() }, "Leave the seat"),
+        h("button", { type: "button", class: "primary", id: "leave-cancel", dataset: { focusKey: "leave-cancel" }, onclick: () => { this.confirmLeave = false; this.render(); } }, "Stay")));
   }
 
   async copyLink(link) {

@@ -106,10 +106,15 @@ async function leaveAndTakeOver(server) {
     await page.locator(".seat h2", { hasText: "Bo" }).first().waitFor();
     await page.locator("#start").click();
     await page.locator(".hand [data-card]").first().waitFor();
-    // Leave seat: a question first; Stay keeps everything
+    // Leave seat: a question first, over the table (it once pushed the table down), Stay the
+    // button that stands out; Stay keeps everything
+    const feltTop = () => page.locator(".felt").evaluate((el) => Math.round(el.getBoundingClientRect().top));
+    const before = await feltTop();
     await page.getByRole("button", { name: "Leave seat" }).click();
     const ask = page.getByRole("alertdialog", { name: "Leave your seat?" });
     await ask.waitFor();
+    assert.equal(await feltTop(), before, "the table stays where it was");
+    assert.equal(await ask.getByRole("button", { name: "Stay" }).getAttribute("class"), "primary");
     await shoot(page, `leave-ask-${size}`);
     await ask.getByRole("button", { name: "Stay" }).click();
     await ask.waitFor({ state: "detached" });
