@@ -7,7 +7,7 @@ import {
   SCORE_COMPONENT_WORDS, sideOfSeat, ranksOf, lowScoreWins, trickWinner, checkDealCommitment, getPlayer, jokerDeckOf,
 } from "../lib/index.js";
 import { h, patch, focusKey, restoreFocus } from "./dom.js";
-import { optionsInWords, presetLabel } from "./options.js";
+import { optionsInWords, presetLabel, optionsFor } from "./options.js";
 import { seatNames } from "./names.js";
 import { cardFace } from "./card-face.js";
 
@@ -821,10 +821,26 @@ export class TableView {
           row("Score", (x) => x.score, "total"),
           lowWins ? null : row("Bags", (x) => x.bags))),
       lowWins ? h("p", { class: "hint" }, "Points are taken: the lowest score wins.") : null,
+      next && lowWins ? this.tiedAtTargetEl(e, sideName) : null,
       s.bagPenalties.map((b) => h("p", { class: "hint" }, `Bag penalty: ${sideName(e.sides[b.side] ?? { seats: [] })} ${b.to_opponents ? "gives the opponents" : "loses"} ${b.points * b.times}.`)),
       next ? h("button", { type: "button", class: "primary", id: "next-hand", dataset: { focusKey: "next-hand" }, onclick: () => { this.dismissedHand = `${s.game}/${e.hand}`; this.render(); } },
         turn === "bid" ? "Next hand: your bid" : turn === "pass" ? "Next hand: your pass" : turn === "choose" ? "Next hand: your choice" : "Next hand")
         : h("button", { type: "button", dataset: { focusKey: "hide-scores" }, onclick: () => { this.dismissedHand = `${s.game}/${e.hand}`; this.render(); } }, "Hide scores"));
+  }
+
+  /**
+   * Hearts: someone reached the target, yet the next hand is dealt, because the lowest score is
+   * shared (docs/RULES.md, the Hearts game end). The page says why the game goes on.
+   */
+  tiedAtTargetEl(e, sideName) {
+    const ruleset = this.state.info?.ruleset;
+    const target = Number(ruleset?.options?.target_score ?? optionsFor(ruleset?.preset).find((o) => o.name === "target_score")?.default ?? 0);
+    const reached = e.sides.filter((x) => target > 0 && x.score >= target);
+    const low = Math.min(...e.sides.map((x) => x.score));
+    const lowest = e.sides.filter((x) => x.score === low);
+    if (!reached.length || lowest.length < 2) return null;
+    return h("p", { class: "hint", id: "tied-at-target" },
+      `${reached.map(sideName).join(" and ")} reached ${target}, but the lowest score, ${low}, is shared by ${lowest.map(sideName).join(" and ")}: another hand is played.`);
   }
 
   /** Whether the last hand's scores are over the table: until put away, or until the next hand's play begins. */

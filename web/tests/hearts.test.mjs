@@ -149,3 +149,34 @@ for (const size of ["desktop", "phone"]) {
     await context.close();
   });
 }
+
+// A tie for the lowest score when someone has reached the target plays another hand (docs/RULES.md,
+// the Hearts game end). No deal can be chosen on the real server, so the hand's end is given to the
+// page's client as frames of its own connection, as the shooter's question above is.
+test("a tie for the lowest score at the target: the hand's scores say why another hand is played", async () => {
+  const { context, page, errors } = await newPerson(browser, "Tia", "desktop");
+  await createTable(page, server.url, "hearts", {});
+  await page.locator("#start").click();
+  assert.equal(await nextPhase(page), "passing");
+  await until(() => page.evaluate(() => {
+    const state = window.sparts.app.view.state;
+    return state.view.passed_seats.length === state.view.seats - 1 && !state.view.passed_seats.includes(state.you);
+  }), "the bots' passes");
+  await page.evaluate(() => {
+    const client = window.sparts.client;
+    const model = window.sparts.app.view.state;
+    const table = window.sparts.app.view.table;
+    const frame = (m) => client._onFrame(client._ws, JSON.stringify(m));
+    const seq = model.seq; // (the first frame moves it on)
+    const side = (seat, points, score) => ({ seats: [seat], bid: null, tricks: 3, score_sheet: { hearts: points }, hand_total: points, score, bags: 0 });
+    frame({ type: "event", table, seq: seq + 1, event: { type: "hand_scored", hand: 1, kind: "hearts",
+      sides: [side(0, 13, 105), side(1, 0, 85), side(2, 0, 85), side(3, 13, 90)] } });
+    frame({ type: "event", table, seq: seq + 2, event: { type: "hand_started", hand: 2, dealer: 1, kind: "hearts", hand_size: 13, center_size: 0 } });
+  });
+  const why = page.locator("#tied-at-target");
+  await why.waitFor();
+  assert.equal(await why.innerText(), "Tia (you) reached 100, but the lowest score, 85, is shared by Bot 2 and Bot 3: another hand is played.");
+  await page.screenshot({ path: join(artifacts, "hearts-tied-at-target-desktop.png") });
+  assert.deepEqual(errors, []);
+  await context.close();
+});
