@@ -333,9 +333,6 @@ export class TableView {
         h("div", { class: "my-area" },
           s.you !== null ? h("div", { class: "me" }, this.seatEl(s.you, 0)) : null,
           this.handEl())));
-    // A seat's box is as high as its lines (badges, a pass's tick, the hearts taken): its half-height
-    // keeps it inside the felt (a fixed one let a tall top seat stick out over the felt's edge).
-    for (const seat of this.el.querySelectorAll(".felt .seats .seat")) seat.style.setProperty("--h", `${Math.ceil(seat.offsetHeight / 2) + 2}px`);
     this.motionAfter(before);
     const log = this.el.querySelector(".log");
     if (log && atBottom) log.scrollTop = log.scrollHeight;

@@ -68,13 +68,6 @@ export async function measure(page, label) {
       const a = luminance(getComputedStyle(start).backgroundColor), b = luminance("rgb(35, 115, 74)");
       startContrast = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
     }
-    // Each seat on the felt lies within it (a tall top seat once stuck out over its edge).
-    const felt = document.querySelector(".felt")?.getBoundingClientRect();
-    for (const seat of felt ? document.querySelectorAll(".felt .seat") : []) {
-      const r = seat.getBoundingClientRect();
-      if (r.top < felt.top - 1 || r.bottom > felt.bottom + 1 || r.left < felt.left - 1 || r.right > felt.right + 1)
-        outside.push({ what: `seat ${seat.dataset.seat} past the felt's edge`, left: Math.round(r.left), top: Math.round(r.top), right: Math.round(r.right), bottom: Math.round(r.bottom), text: `the felt ${Math.round(felt.top)}-${Math.round(felt.bottom)}` });
-    }
     // No seat lies over another, nor over a card of the trick.
     const overlaps = [];
     const seats = [...document.querySelectorAll(".felt .seat")];
