@@ -27,6 +27,16 @@ after(async () => {
   await server?.stop();
 });
 
+/** Plays on to the seat's turn with more than one legal card (a single one has its own button). */
+function toTurnWithChoice(page) {
+  return until(async () => {
+    const what = await nextPhase(page);
+    if (what === "playing" && (await page.locator(".hand button.card.playable").count()) > 1) return true;
+    await act(page, what);
+    return false;
+  }, "a turn with a choice of cards", 60000);
+}
+
 const pointsTexts = (page) => page.locator(".seat .points").allInnerTexts();
 
 /** Plays the last card the hand may play (after a lead, often the highest of its suit). */
@@ -198,14 +208,8 @@ test("the misclick guard raises a card on the first tap and plays it on the seco
     await page.locator("#start").click();
     await (await headerButton(page, "#guard")).click();
     assert.equal(await page.locator("#guard").getAttribute("aria-pressed"), "true");
-    // to a turn with more than one legal card (a single one has its own button)
-    await until(async () => {
-      const what = await nextPhase(page);
-      // a card of the hand tapped now would only rise: the test taps it itself
-      if (what === "playing" && (await page.locator(".hand button.card.playable").count()) > 1) return true;
-      await act(page, what);
-      return false;
-    }, "a turn with a choice of cards", 60000);
+    // (a card of the hand tapped now would only rise: the test taps it itself)
+    await toTurnWithChoice(page);
     const count = await page.locator(".hand .card").count();
     const first = page.locator(".hand button.card.playable").first();
     const card = await first.getAttribute("data-card");
@@ -287,12 +291,7 @@ test("a playable card rises under a pointer that hovers, not under a finger (a t
     const { page } = ada;
     await createTable(page, server.url, "spades", { hand_cap: 1 });
     await page.locator("#start").click();
-    await until(async () => {
-      const what = await nextPhase(page);
-      if (what === "playing" && (await page.locator(".hand button.card.playable").count()) > 1) return true;
-      await act(page, what);
-      return false;
-    }, "a turn with a choice of cards", 60000);
+    await toTurnWithChoice(page);
     const card = page.locator(".hand button.card.playable").first();
     const rest = await card.evaluate((el) => el.getBoundingClientRect().top);
     await card.hover();
